@@ -1,0 +1,27 @@
+import { defineResource, staff } from './define.js';
+
+export const actorTypes = ['customer', 'team_member', 'operator', 'anonymous', 'system'] as const;
+
+/** The audit trail: every change made through the API, every sign-in and failed sign-in. */
+export const auditLog = defineResource({
+  name: 'log',
+  table: 'log',
+  owner: 'user_id',
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    user_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
+    actor_type: { kind: 'enum', choices: actorTypes, writable: 'never', list: true, filter: 'eq' },
+    actor_id: { kind: 'integer', writable: 'never', filter: 'eq' },
+    actor_name: { kind: 'text', writable: 'never', list: true, search: true },
+    action: { kind: 'text', writable: 'never', list: true, filter: 'eq', search: true },
+    target_type: { kind: 'text', writable: 'never', list: true, filter: 'eq' },
+    target_id: { kind: 'integer', writable: 'never', list: true, filter: 'eq' },
+    before: { kind: 'json', writable: 'never' },
+    after: { kind: 'json', writable: 'never' },
+    ip: { kind: 'text', writable: 'never', list: true, filter: 'eq' },
+    user_agent: { kind: 'text', writable: 'never' },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+  },
+  admin: { list: 'owner', get: 'owner' },
+  manage: { list: staff, get: staff },
+});

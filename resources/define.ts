@@ -1,0 +1,138 @@
+/**
+ * The one way an entity is declared. A declaration is plain data (plus zod schemas) so that
+ * both the server (routes, validation, OpenAPI, audit) and the screens (columns, forms,
+ * filters) are derived from it. Server-only behaviour lives in server/resources/.
+ */
+import { z } from 'zod';
+
+export type Area = 'admin' | 'manage';
+export const areas: readonly Area[] = ['admin', 'manage'];
+
+export const operatorRoles = ['superadmin', 'support', 'billing'] as const;
+export type OperatorRole = (typeof operatorRoles)[number];
+
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+export const operations: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
+
+/** In the customer area: the customer account alone, or its team members as well. */
+export type CustomerAccess = 'owner' | 'team';
+
+export type FieldKind =
+  | 'text'
+  | 'longtext'
+  | 'email'
+  | 'password'
+  | 'integer'
+  | 'bytes'
+  | 'boolean'
+  | 'enum'
+  | 'datetime'
+  | 'json'
+  | 'reference';
+
+export interface Field {
+  kind: FieldKind;
+  /** Validation of a written value. Derived from `kind`, `min`, `max`, `choices` when absent. */
+  schema?: z.ZodType;
+  min?: number;
+  max?: number;
+  choices?: readonly (string | number)[];
+  /** For kind 'reference': the resource the id points at. */
+  reference?: string;
+  /** Must be given on create. */
+  required?: boolean;
+  /** When the API accepts the field: always (default), only on create, or never (computed). */
+  writable?: 'always' | 'create' | 'never';
+  /** Accepted on input but never stored as such, returned or logged (passwords). */
+  writeOnly?: boolean;
+  /** Taken by no other record (checked before writing, enforced by a unique index). */
+  unique?: boolean;
+  /** Shown as a column in lists. */
+  list?: boolean;
+  /** Lists may be sorted by it (the migration gives it an index). */
+  sortable?: boolean;
+  /** Lists may be filtered by it: exact value (or a list of values), or a from/to range. */
+  filter?: 'eq' | 'range';
+  /** Part of the free-text search. */
+  search?: boolean;
+  /** Value stored on create when none is given. */
+  default?: unknown;
+}
+
+type Access<A> = Partial<Record<Operation, A>>;
+
+export interface AreaConfig<A> extends Access<A> {
+  /** The entity's segment in this area's paths, when it differs from the name. */
+  path?: string;
+  /** Whether list takes its parameters as a query string (GET) or a JSON body (POST). */
+  listVia?: 'query' | 'body';
+}
+
+export interface ResourceDeclaration {
+  /** The resource's name (react-admin resource, translation keys). */
+  name: string;
+  table: string;
+  fields: Record<string, Field>;
+  /** The column that holds the customer a record belongs to; scopes the customer area. */
+  owner?: string;
+  /** Column values every record of this resource has (e.g. customers have no owner_id). */
+  where?: Record<string, string | number | null>;
+  /** Maintained created_at / updated_at columns. */
+  timestamps?: boolean;
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+  admin?: AreaConfig<CustomerAccess>;
+  manage?: AreaConfig<readonly OperatorRole[]>;
+}
+
+export function defineResource<const R extends ResourceDeclaration>(resource: R): R {
+  for (const [name, field] of Object.entries(resource.fields)) {
+    if ((field.sortable || field.filter || field.search) && field.writeOnly) {
+      throw new Error(`${resource.name}.${name}: a write-only field cannot be listed`);
+    }
+  }
+  return resource;
+}
+
+/** Operator role sets used by several declarations. */
+export const staff: readonly OperatorRole[] = ['superadmin', 'support', 'billing'];
+export const superadminOnly: readonly OperatorRole[] = ['superadmin'];
+
+/** Largest mailbox quota the panel accepts (1 TiB), whatever the capacity. */
+export const MAX_QUOTA_BYTES = 1024 ** 4;
+export const MiB = 1024 ** 2;
+export const GiB = 1024 ** 3;
+
+/** The written value's schema for a field, derived from its kind when not given. */
+export function fieldSchema(field: Field): z.ZodType {
+  if (field.schema) return field.schema;
+  switch (field.kind) {
+    case 'text':
+      return z.string().trim().min(field.min ?? 1).max(field.max ?? 255);
+    case 'longtext':
+      return z.string().min(field.min ?? 0).max(field.max ?? 100_000);
+    case 'email':
+      return z.string().trim().toLowerCase().max(254).pipe(z.email());
+    case 'password':
+      return z.string().min(field.min ?? 8).max(field.max ?? 128);
+    case 'integer':
+    case 'reference':
+      return z.coerce.number().int().min(field.min ?? (field.kind === 'reference' ? 1 : -(2 ** 53))).max(field.max ?? 2 ** 53);
+    case 'bytes':
+      return z.coerce.number().int().min(field.min ?? 0).max(field.max ?? MAX_QUOTA_BYTES);
+    case 'boolean':
+      return z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v === true || v === 1 ? 1 : 0));
+    case 'enum': {
+      const choices = field.choices ?? [];
+      return z.union(choices.map((c) => z.literal(c)) as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>]);
+    }
+    case 'datetime':
+      return z.iso.datetime({ offset: true }).nullable();
+    case 'json':
+      return z.unknown();
+  }
+}
+
+/** The path segment of a resource in an area. */
+export function pathOf(resource: ResourceDeclaration, area: Area): string {
+  return resource[area]?.path ?? resource.name;
+}

@@ -1,0 +1,19 @@
+import { defineResource, operatorRoles, superadminOnly } from './define.js';
+
+/** An operator of the provider (the `admin` of /api/manage/admin). */
+export const operator = defineResource({
+  name: 'operator',
+  table: 'admin',
+  timestamps: true,
+  defaultSort: { field: 'id', order: 'asc' },
+  fields: {
+    username: { kind: 'text', min: 3, max: 64, required: true, unique: true, list: true, sortable: true, search: true },
+    password: { kind: 'password', writeOnly: true, required: true },
+    role: { kind: 'enum', choices: operatorRoles, required: true, list: true, filter: 'eq', sortable: true },
+    status: { kind: 'enum', choices: ['active', 'disabled'], default: 'active', list: true, filter: 'eq' },
+    last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    updated_at: { kind: 'datetime', writable: 'never' },
+  },
+  manage: { path: 'admin', list: superadminOnly, get: superadminOnly, create: superadminOnly, update: superadminOnly, delete: superadminOnly },
+});

@@ -1,0 +1,23 @@
+import { defineResource } from './define.js';
+
+/**
+ * An extra login of a customer account (/api/admin/user): same customer, own e-mail and
+ * password. Only the customer account itself manages its team.
+ */
+export const teamMember = defineResource({
+  name: 'team_member',
+  table: 'user',
+  owner: 'owner_id',
+  timestamps: true,
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    email: { kind: 'email', required: true, unique: true, list: true, sortable: true, search: true },
+    username: { kind: 'text', max: 64, list: true, sortable: true, search: true },
+    password: { kind: 'password', writeOnly: true, required: true },
+    status: { kind: 'enum', choices: ['active', 'disabled'], default: 'active', list: true, filter: 'eq' },
+    last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    updated_at: { kind: 'datetime', writable: 'never' },
+  },
+  admin: { path: 'user', list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' },
+});

@@ -1,0 +1,33 @@
+/** Who is calling. Customer calls carry the customer (tenant) id, also for team members. */
+import type { OperatorRole } from '../../resources/define.js';
+
+export type Actor =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'customer';
+      sessionId: number;
+      accountId: number;
+      /** The customer account the data belongs to: the account itself, or a team member's owner. */
+      customerId: number;
+      isOwner: boolean;
+      email: string;
+      isVerified: boolean;
+    }
+  | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole };
+
+export type CustomerActor = Extract<Actor, { kind: 'customer' }>;
+export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
+
+export const anonymous: Actor = { kind: 'anonymous' };
+
+/** How the audit log names the actor. */
+export function actorForLog(actor: Actor): { actor_type: string; actor_id: number | null; actor_name: string } {
+  switch (actor.kind) {
+    case 'customer':
+      return { actor_type: actor.isOwner ? 'customer' : 'team_member', actor_id: actor.accountId, actor_name: actor.email };
+    case 'operator':
+      return { actor_type: 'operator', actor_id: actor.id, actor_name: actor.username };
+    default:
+      return { actor_type: 'anonymous', actor_id: null, actor_name: '' };
+  }
+}

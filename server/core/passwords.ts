@@ -1,0 +1,18 @@
+/** Account passwords: argon2id (OWASP's recommended parameters). */
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+
+const options = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string) => hash(password, options);
+
+// Verified against when an account does not exist, so that a wrong e-mail takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+  if (!storedHash) {
+    dummyHash ??= hashPassword('maildesk-timing-equaliser');
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return verify(storedHash, password).catch(() => false);
+}

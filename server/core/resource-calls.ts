@@ -1,0 +1,289 @@
+/**
+ * Derives a resource's list / get / create / update / delete calls in each area from its
+ * declaration: validation, scoping to the caller's customer, uniqueness, audit log. What is
+ * special about a resource comes in as its behaviour (server/resources/).
+ */
+import { z } from 'zod';
+import {
+  areas,
+  fieldSchema,
+  operations,
+  pathOf,
+  type Area,
+  type CustomerAccess,
+  type Operation,
+  type OperatorRole,
+  type ResourceDeclaration,
+} from '../../resources/define.js';
+import type { Db } from '../db/index.js';
+import type { Actor } from './actor.js';
+import { audit, changedFields } from './audit.js';
+import { defineCall, type CallContext, type CallSpec } from './calls.js';
+import { fieldError, notFound } from './errors.js';
+import { listConditions, listOrder, listParams, type ListResult } from './list-query.js';
+import { now } from './time.js';
+
+export type Row = Record<string, unknown> & { id: number };
+
+export interface Change {
+  op: 'create' | 'update' | 'delete';
+  before?: Row;
+  /** The record as it will be (create, update), with the columns toRow produced. */
+  after?: Record<string, unknown>;
+}
+
+export interface WriteContext extends CallContext {
+  trx: Db;
+  area: Area;
+}
+
+/** What is special about a resource; every hook is optional. */
+export interface ResourceBehaviour {
+  /** Turns validated input into column values (hash a password, add derived columns). */
+  toRow?(input: Record<string, unknown>, change: Change, ctx: WriteContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** Business rules checked inside the transaction before writing; throw an AppError to refuse. */
+  check?(change: Change, ctx: WriteContext): Promise<void> | void;
+  /** Consequences inside the same transaction (revoke sessions, …). */
+  after?(change: Change & { after?: Row }, ctx: WriteContext): Promise<void> | void;
+}
+
+export const idInput = z.object({ id: z.coerce.number().int().min(1) });
+
+export function resourceCalls(resource: ResourceDeclaration, behaviour: ResourceBehaviour = {}): CallSpec<any, any>[] {
+  const calls: CallSpec<any, any>[] = [];
+  const store = resourceStore(resource);
+  for (const area of areas) {
+    const config = resource[area];
+    if (!config) continue;
+    for (const op of operations) {
+      const access = config[op] as CustomerAccess | readonly OperatorRole[] | undefined;
+      if (!access) continue;
+      const base = {
+        path: `/api/${area}/${pathOf(resource, area)}/${op}`,
+        auth: area === 'admin' ? ('customer' as const) : ('operator' as const),
+        tag: `${area}/${pathOf(resource, area)}`,
+        allow: area === 'admin' ? allowCustomer(access as CustomerAccess) : undefined,
+        roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
+      };
+      const scope = (ctx: CallContext) => scopeOf(resource, area, ctx.actor);
+      const write = <T>(ctx: CallContext, work: (w: WriteContext) => Promise<T>) =>
+        ctx.services.db.transaction().execute((trx) => work({ ...ctx, trx, area }));
+      switch (op) {
+        case 'list':
+          calls.push(
+            defineCall({
+              ...base,
+              method: config.listVia === 'query' ? 'GET' : 'POST',
+              summary: `List ${resource.name} records (page, page_size, sort, order, filter, q)`,
+              input: listParams,
+              handler: (params, ctx) => store.list(ctx.services.db, ctx.services.dialect, scope(ctx), params),
+            }),
+          );
+          break;
+        case 'get':
+          calls.push(
+            defineCall({
+              ...base,
+              method: 'GET',
+              summary: `One ${resource.name} record by ?id=`,
+              input: idInput,
+              handler: async ({ id }, ctx) => (await store.find(ctx.services.db, scope(ctx), id)) ?? Promise.reject(notFound()),
+            }),
+          );
+          break;
+        case 'create':
+          calls.push(
+            defineCall({
+              ...base,
+              method: 'POST',
+              summary: `Create a ${resource.name} record`,
+              input: inputSchema(resource, 'create'),
+              handler: (input, ctx) =>
+                write(ctx, async (w) => {
+                  const values: Record<string, unknown> = { ...defaultsOf(resource), ...input, ...scope(ctx) };
+                  const change: Change = { op: 'create', after: values };
+                  const row = { ...values, ...(await behaviour.toRow?.(values, change, w)) };
+                  change.after = row;
+                  await store.checkUnique(w.trx, row);
+                  await behaviour.check?.(change, w);
+                  const created = await store.insert(w.trx, row);
+                  await behaviour.after?.({ ...change, after: created }, w);
+                  await audit(w.trx, w, { action: 'create', targetType: resource.name, targetId: created.id, userId: store.ownerOf(created), after: created });
+                  return created;
+                }),
+            }),
+          );
+          break;
+        case 'update':
+          calls.push(
+            defineCall({
+              ...base,
+              method: 'POST',
+              summary: `Update a ${resource.name} record (id and the fields to change)`,
+              input: inputSchema(resource, 'update'),
+              handler: ({ id: rawId, ...input }, ctx) =>
+                write(ctx, async (w) => {
+                  const id = rawId as number;
+                  const before = await store.find(w.trx, scope(ctx), id);
+                  if (!before) throw notFound();
+                  const change: Change = { op: 'update', before, after: { ...before, ...input } };
+                  const changes = { ...input, ...(await behaviour.toRow?.(input, change, w)) };
+                  change.after = { ...before, ...changes };
+                  await store.checkUnique(w.trx, changes, id);
+                  await behaviour.check?.(change, w);
+                  const updated = await store.update(w.trx, id, changes);
+                  await behaviour.after?.({ ...change, after: updated }, w);
+                  const diff = changedFields(before, updated);
+                  const passwordChanged = 'password' in input;
+                  if (Object.keys(diff.after).length > 0 || passwordChanged) {
+                    await audit(w.trx, w, {
+                      action: passwordChanged ? 'update_with_password' : 'update',
+                      targetType: resource.name,
+                      targetId: id,
+                      userId: store.ownerOf(updated),
+                      ...diff,
+                    });
+                  }
+                  return updated;
+                }),
+            }),
+          );
+          break;
+        case 'delete':
+          calls.push(
+            defineCall({
+              ...base,
+              method: 'POST',
+              summary: `Delete a ${resource.name} record by id`,
+              input: idInput,
+              handler: ({ id }, ctx) =>
+                write(ctx, async (w) => {
+                  const before = await store.find(w.trx, scope(ctx), id);
+                  if (!before) throw notFound();
+                  await behaviour.check?.({ op: 'delete', before }, w);
+                  await store.remove(w.trx, id);
+                  await behaviour.after?.({ op: 'delete', before }, w);
+                  await audit(w.trx, w, { action: 'delete', targetType: resource.name, targetId: id, userId: store.ownerOf(before), before });
+                  return { id };
+                }),
+            }),
+          );
+          break;
+      }
+    }
+  }
+  return calls;
+}
+
+/** 'owner': the customer account itself; 'team': its team members too. */
+function allowCustomer(access: CustomerAccess) {
+  return (actor: Actor) => actor.kind === 'customer' && (access === 'team' || actor.isOwner);
+}
+
+/** The column values that bound what the caller may see and touch of a resource. */
+export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor): Record<string, string | number | null> {
+  const scope = { ...resource.where };
+  if (area === 'admin' && resource.owner && actor.kind === 'customer') scope[resource.owner] = actor.customerId;
+  return scope;
+}
+
+function defaultsOf(resource: ResourceDeclaration) {
+  return Object.fromEntries(
+    Object.entries(resource.fields)
+      .filter(([, f]) => f.default !== undefined)
+      .map(([name, f]) => [name, f.default]),
+  );
+}
+
+/** The accepted body of create (required fields required) or update (id + any writable field). */
+export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation, 'create' | 'update'>) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(resource.fields)) {
+    const writable = field.writable ?? 'always';
+    if (writable === 'never' || (op === 'update' && writable === 'create')) continue;
+    const schema = fieldSchema(field);
+    shape[name] = op === 'create' && field.required ? schema : schema.optional();
+  }
+  return op === 'update' ? idInput.extend(shape) : z.object(shape);
+}
+
+/** Reads and writes of one resource's table, always within a scope. */
+export function resourceStore(resource: ResourceDeclaration) {
+  const { table } = resource;
+  const visible = Object.entries(resource.fields).filter(([, f]) => !f.writeOnly);
+  const columns = [...new Set(['id', ...visible.map(([name]) => name), ...(resource.owner ? [resource.owner] : [])])];
+  const columnSet = new Set(columns);
+  const jsonFields = visible.filter(([, f]) => f.kind === 'json').map(([name]) => name);
+
+  const present = (row: Record<string, unknown>): Row => {
+    for (const name of jsonFields) {
+      if (typeof row[name] === 'string') row[name] = JSON.parse(row[name] as string);
+    }
+    return row as Row;
+  };
+  const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q, scope: Record<string, unknown>): Q => {
+    for (const [column, value] of Object.entries(scope)) {
+      query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
+    }
+    return query;
+  };
+  // Only table columns are written: values of fields and of the scope and toRow.
+  const writable = (values: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly));
+
+  return {
+    ownerOf(row: Record<string, unknown>): number | null {
+      return resource.owner ? ((row[resource.owner] as number | null) ?? null) : null;
+    },
+
+    async list(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+      const order = listOrder(resource, params);
+      const where = listConditions(resource, dialect, params);
+      const base = scoped((db as Db as any).selectFrom(table), scope).where((eb: any) => eb.and(where(eb)));
+      const [rows, count] = await Promise.all([
+        base
+          .select(columns)
+          .orderBy(order.field, order.order)
+          .orderBy('id', order.order)
+          .limit(params.page_size)
+          .offset((params.page - 1) * params.page_size)
+          .execute(),
+        base.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirst(),
+      ]);
+      return { list: rows.map(present), total: Number(count?.total ?? 0), page: params.page, page_size: params.page_size };
+    },
+
+    async find(db: Db, scope: Record<string, unknown>, id: number): Promise<Row | undefined> {
+      const row = await scoped((db as any).selectFrom(table).select(columns).where('id', '=', id), scope).executeTakeFirst();
+      return row ? present(row) : undefined;
+    },
+
+    async checkUnique(db: Db, values: Record<string, unknown>, exceptId?: number) {
+      for (const [name, field] of Object.entries(resource.fields)) {
+        if (!field.unique || values[name] === undefined) continue;
+        let query = (db as any).selectFrom(table).select('id').where(name, '=', values[name]);
+        if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+        if (await query.executeTakeFirst()) throw fieldError(name, 'validation.taken');
+      }
+    },
+
+    async insert(db: Db, values: Record<string, unknown>): Promise<Row> {
+      const at = now();
+      const stamps = resource.timestamps ? { created_at: at, updated_at: at } : {};
+      const { id } = await (db as any).insertInto(table).values({ ...writable(values), ...stamps }).returning('id').executeTakeFirstOrThrow();
+      return present(await (db as any).selectFrom(table).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
+    },
+
+    async update(db: Db, id: number, values: Record<string, unknown>): Promise<Row> {
+      const changes = { ...writable(values), ...(resource.timestamps ? { updated_at: now() } : {}) };
+      if (Object.keys(changes).length > 0) await (db as any).updateTable(table).set(changes).where('id', '=', id).execute();
+      return present(await (db as any).selectFrom(table).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
+    },
+
+    async remove(db: Db, id: number) {
+      await (db as any).deleteFrom(table).where('id', '=', id).execute();
+    },
+
+    columns: columnSet,
+  };
+}

@@ -1,0 +1,42 @@
+/** Opens the database: embedded SQLite in DATA_DIR, or PostgreSQL when DATABASE_URL says so. */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Where the SQLite file is (for deploy/ and the mail-server suite). */
+  sqlitePath?: string;
+  close(): Promise<void>;
+}
+
+// PostgreSQL's bigint (ids, byte counts) and numeric come back as strings by default; all ours fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseHandle {
+  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const sqlitePath = path.join(config.dataDir, 'maildesk.sqlite');
+  const sqlite = new SQLite(sqlitePath);
+  // WAL: Postfix's and Dovecot's readers are never blocked by a panel write (notes/mail-server.md).
+  sqlite.pragma('journal_mode = WAL');
+  // Dovecot writes quota usage into the same file; wait for it instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', sqlitePath, close: () => db.destroy() };
+}

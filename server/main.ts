@@ -1,0 +1,33 @@
+/** `npm start`: serves Maildesk on one port and says how to sign in. */
+import { loadConfig } from './config.js';
+import { startMaildesk } from './start.js';
+
+const config = loadConfig();
+const { app, firstOperator, close, services } = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent' });
+app.log.level = process.env.LOG_LEVEL ?? 'warn';
+const address = await app.listen({ port: config.port, host: config.host });
+
+const where = services.dialect === 'sqlite' ? services.database.sqlitePath : 'PostgreSQL (DATABASE_URL)';
+console.log(`\nMaildesk is running at ${address}  (database: ${where})`);
+console.log(`Operator area: ${config.publicUrl}/login-manage   Customer area: ${config.publicUrl}/login`);
+if (firstOperator) {
+  console.log(`\nFirst operator created. Sign in as "${firstOperator.username}" with password: ${firstOperator.password}`);
+  if (firstOperator.generated) console.log('(generated now and shown only once: set ADMIN_PASSWORD to choose it)');
+  console.log(
+    `  curl -s -X POST ${config.publicUrl}/api/manage/login/login -H 'Content-Type: application/json' -d '{"username":"${firstOperator.username}","password":"…"}'`,
+  );
+} else {
+  console.log('Operators already exist: sign in with yours.');
+}
+if (!config.smtpUrl) console.log(`Outgoing mail is written to ${config.dataDir}/outbox (set SMTP_URL to send it).`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,16 @@
+import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { hashGivenPassword, revokeOnLockout } from './accounts.js';
+
+export const customerBehaviour: ResourceBehaviour = {
+  toRow: hashGivenPassword,
+  after: revokeOnLockout('customer'),
+};
+
+export const teamMemberBehaviour: ResourceBehaviour = {
+  async toRow(input, change, ctx) {
+    const hashed = await hashGivenPassword!(input, change, ctx);
+    // The customer vouches for a member's address; members use the customer's storage settings.
+    return change.op === 'create' ? { ...hashed, is_verified: 1, storage_max: 0 } : hashed;
+  },
+  after: revokeOnLockout('customer'),
+};

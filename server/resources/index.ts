@@ -1,0 +1,18 @@
+/** Each declared resource paired with what is special about it on the server. */
+import * as declared from '../../resources/index.js';
+import type { ResourceDeclaration } from '../../resources/define.js';
+import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { customerBehaviour, teamMemberBehaviour } from './customer.js';
+import { emailTemplateBehaviour } from './email_template.js';
+import { operatorBehaviour } from './operator.js';
+
+const behaviours: Record<string, ResourceBehaviour> = {
+  [declared.operator.name]: operatorBehaviour,
+  [declared.customer.name]: customerBehaviour,
+  [declared.teamMember.name]: teamMemberBehaviour,
+  [declared.emailTemplate.name]: emailTemplateBehaviour,
+};
+
+export const serverResources: { declaration: ResourceDeclaration; behaviour: ResourceBehaviour }[] = declared.resources.map(
+  (declaration) => ({ declaration, behaviour: behaviours[declaration.name] ?? {} }),
+);

@@ -1,0 +1,42 @@
+/** Opens the database, brings it up to date, and makes sure there is someone to sign in as. */
+import crypto from 'node:crypto';
+import type { Config } from './config.js';
+import { hashPassword } from './core/passwords.js';
+import { MemoryCounterStore, RateLimiter } from './core/rate-limit.js';
+import { now } from './core/time.js';
+import { migrateToLatest } from './db/migrate.js';
+import { openDatabase } from './db/index.js';
+import type { Db } from './db/index.js';
+import { createMailer, ensureDefaultTemplates } from './mail/mailer.js';
+import { buildApp } from './app.js';
+
+/** The first operator, created when there is none; the generated password is shown once. */
+export async function ensureFirstOperator(db: Db, config: Pick<Config, 'adminUsername' | 'adminPassword'>) {
+  const any = await db.selectFrom('admin').select('id').executeTakeFirst();
+  if (any) return undefined;
+  const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
+  const at = now();
+  await db
+    .insertInto('admin')
+    .values({ username: config.adminUsername, password_hash: await hashPassword(password), role: 'superadmin', status: 'active', created_at: at, updated_at: at })
+    .execute();
+  return { username: config.adminUsername, password, generated: !config.adminPassword };
+}
+
+export async function startMaildesk(config: Config, options: { logger?: boolean } = {}) {
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  await ensureDefaultTemplates(database.db);
+  const firstOperator = await ensureFirstOperator(database.db, config);
+  const logger = { error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
+  const mailer = createMailer(database.db, config, logger);
+  const limiter = new RateLimiter(new MemoryCounterStore());
+  const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, limiter }, options);
+  const close = async () => {
+    await app.close();
+    await mailer.idle();
+    await limiter.close();
+    await database.close();
+  };
+  return { app, services, firstOperator, close };
+}
