@@ -1,0 +1,109 @@
+/**
+ * The real app, in-process, on a database of its own: a temporary SQLite file, or a fresh
+ * PostgreSQL database when DATABASE_URL names a server (dropped again on close).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.js';
+import { startMaildesk } from '../../server/start.js';
+import { readOutbox } from './outbox.js';
+
+export const ROOT = { username: 'root', password: 'root-password-1' };
+
+async function freshPostgresDatabase(serverUrl: string) {
+  const name = `maildesk_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const again = new pg.Client({ connectionString: serverUrl });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string;
+  ip?: string;
+  locale?: 'en' | 'zh';
+}
+
+export interface Reply<T = any> {
+  status: number;
+  code: number;
+  data: T;
+  message: string;
+  params?: Record<string, unknown>;
+  errors?: Record<string, { message: string; params?: Record<string, unknown> }>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-test-'));
+  const pgDatabase = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: ROOT.username,
+    ADMIN_PASSWORD: ROOT.password,
+    PUBLIC_URL: 'http://maildesk.test',
+    WEB_ROOT: path.join(dataDir, 'no-web'),
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+    ...env,
+  });
+  const maildesk = await startMaildesk(config);
+  const { app, services } = maildesk;
+
+  async function call<T = any>(method: 'GET' | 'POST', url: string, payload?: unknown, options: CallOptions = {}): Promise<Reply<T>> {
+    const response = await app.inject({
+      method,
+      url,
+      remoteAddress: options.ip ?? '127.0.0.1',
+      headers: {
+        authentication: options.token ?? '',
+        'accept-language': options.locale ?? 'en',
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(method === 'GET' ? { query: payload as Record<string, string> } : { payload: JSON.stringify(payload ?? {}) }),
+    });
+    const body = response.json();
+    return { status: response.statusCode, ...body };
+  }
+
+  return {
+    app,
+    services,
+    config,
+    dialect: services.dialect,
+    post: <T = any>(url: string, body?: unknown, options?: CallOptions) => call<T>('POST', url, body, options),
+    get: <T = any>(url: string, query?: Record<string, unknown>, options?: CallOptions) =>
+      call<T>('GET', url, Object.fromEntries(Object.entries(query ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])), options),
+    /** Every message written to the outbox so far, oldest first (after pending sends finish). */
+    async outbox() {
+      await services.mailer.idle();
+      return readOutbox(path.join(dataDir, 'outbox'));
+    },
+    /** The 6-digit code in the newest message to an address. */
+    async lastCode(to: string): Promise<string> {
+      const messages = (await this.outbox()).filter((m) => m.to === to);
+      const code = /\b(\d{6})\b/.exec(messages.at(-1)?.text ?? '')?.[1];
+      if (!code) throw new Error(`no code was mailed to ${to}`);
+      return code;
+    },
+    async close() {
+      await maildesk.close();
+      await pgDatabase?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
