@@ -1,0 +1,70 @@
+/** The callers of the authorization matrix and the records their tries read or change. */
+import crypto from 'node:crypto';
+import type { TestApp } from '../helpers/app.js';
+import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
+import type { Caller } from './authorization.matrix.js';
+
+export async function buildFixture(t: TestApp) {
+  const customerA = await signUpCustomer(t);
+  const customerB = await signUpCustomer(t);
+  const memberA = await teamMemberOf(t, customerA);
+  const [superadmin, support, billing] = [await operatorWithRole(t, 'superadmin'), await operatorWithRole(t, 'support'), await operatorWithRole(t, 'billing')];
+  const root = await operatorLogin(t);
+  const accounts = {
+    customerA: { login: customerA.email, password: customerA.password, token: customerA.token },
+    customerB: { login: customerB.email, password: customerB.password, token: customerB.token },
+    memberA: { login: memberA.email, password: memberA.password, token: memberA.token },
+    superadmin: { login: superadmin.username, password: superadmin.password, token: superadmin.token },
+    support: { login: support.username, password: support.password, token: support.token },
+    billing: { login: billing.username, password: billing.password, token: billing.token },
+  };
+
+  const created = async (reply: Promise<{ code: number; data: { id: number } }>, what: string) => {
+    const { code, data } = await reply;
+    if (code !== 0) throw new Error(`fixture ${what} failed with code ${code}`);
+    return data.id;
+  };
+  const newest = async (url: string, token: string, method: 'GET' | 'POST' = 'POST') => {
+    const reply = method === 'GET' ? await t.get(url, { sort: 'id', order: 'desc', page_size: 1 }, { token }) : await t.post(url, { sort: 'id', order: 'desc', page_size: 1 }, { token });
+    return reply.data.list[0].id as number;
+  };
+
+  return {
+    tokenOf: (caller: Caller) => (caller === 'anonymous' ? '' : accounts[caller].token),
+    passwordOf: (caller: Caller) => (caller === 'anonymous' ? '' : accounts[caller].password),
+    /** A new session of the caller, for calls that end or reset the one they use. */
+    async freshToken(caller: Caller): Promise<string> {
+      if (caller === 'anonymous') return '';
+      const { login, password } = accounts[caller];
+      const isOperator = caller === 'superadmin' || caller === 'support' || caller === 'billing';
+      const reply = isOperator
+        ? await t.post('/api/manage/login/login', { username: login, password }, { ip: someIp() })
+        : await t.post('/api/admin/login/login', { email: login, password }, { ip: someIp() });
+      if (reply.code !== 0) throw new Error(`fresh session for ${caller} failed: ${reply.message}`);
+      return reply.data.token;
+    },
+    /** After a call that ended the caller's other sessions (a password change), sign in again. */
+    async renewSession(caller: Caller) {
+      if (caller !== 'anonymous') accounts[caller].token = await this.freshToken(caller);
+    },
+    newEmail: () => uniqueEmail('matrix'),
+    newName: () => `m${crypto.randomBytes(5).toString('hex')}`,
+    teamMemberOfA: () => created(t.post('/api/admin/user/create', { email: uniqueEmail('member'), password: 'member-pass-1' }, { token: accounts.customerA.token }), 'team member'),
+    logEntryOfA: () => newest('/api/admin/log/list', accounts.customerA.token),
+    operator: () => created(t.post('/api/manage/admin/create', { username: `op${crypto.randomBytes(4).toString('hex')}`, password: 'operator-pass-1', role: 'support' }, { token: root }), 'operator'),
+    customer: () => created(t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'customer-pass-1' }, { token: root }), 'customer'),
+    template: () => created(t.post('/api/manage/email_template/create', { key: `k${crypto.randomBytes(4).toString('hex')}`, locale: 'en', subject: 'S', body: 'B' }, { token: root }), 'template'),
+    async sendLogEntry() {
+      await t.post('/api/admin/login/register', { email: uniqueEmail('mailed'), password: 'password-123' }, { ip: someIp() });
+      await t.services.mailer.idle();
+      return newest('/api/manage/email_send_log/list', root, 'GET');
+    },
+    async guestMessage() {
+      await t.post('/api/message/send', { name: 'Visitor', email: 'visitor@example.com', content: 'Hello' }, { ip: someIp() });
+      return newest('/api/manage/guest_message/list', root, 'GET');
+    },
+    root,
+  };
+}
+
+export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
