@@ -2,12 +2,22 @@
 import { z } from 'zod';
 import { AppError, type FieldErrors } from './errors.js';
 
-function messageOf(issue: z.core.$ZodIssue): { message: string; params?: Record<string, unknown> } {
+/** The value the client sent at an issue's path (coercion hides a missing value from zod's issue). */
+function sentAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; params?: Record<string, unknown> } {
   // A schema may name its own key, e.g. .regex(/^\d{6}$/, 'validation.code_format').
   if (issue.message.startsWith('validation.')) return { message: issue.message, params: (issue as { params?: Record<string, unknown> }).params };
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null
+      return sent === undefined || sent === null
         ? { message: 'validation.required' }
         : { message: 'validation.invalid_type', params: { expected: issue.expected } };
     case 'too_small':
@@ -37,7 +47,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const key = issue.path.join('.') || '_';
-    errors[key] ??= messageOf(issue);
+    errors[key] ??= messageOf(issue, sentAt(input, issue.path));
   }
   throw new AppError('validation', 'error.validation', undefined, errors);
 }
