@@ -123,7 +123,8 @@ export function fieldSchema(field: Field): z.ZodType {
       return z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v === true || v === 1 ? 1 : 0));
     case 'enum': {
       const choices = field.choices ?? [];
-      return z.union(choices.map((c) => z.literal(c)) as unknown as [z.ZodLiteral<string>, z.ZodLiteral<string>]);
+      // One literal of several values: a wrong one is reported with the choices (validation.invalid_choice).
+      return z.literal(choices as readonly (string | number)[] as (string | number)[]);
     }
     case 'datetime':
       return z.iso.datetime({ offset: true }).nullable();
