@@ -16,6 +16,11 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Suites that need a service beside Node (npm run test:redis); not part of npm test.
+        extends: true,
+        test: { name: 'services', include: ['tests/services/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import { hashPassword } from './core/passwords.js';
 import { MemoryCounterStore, RateLimiter } from './core/rate-limit.js';
+import { redisCounterStore } from './core/redis-counter-store.js';
 import { now } from './core/time.js';
 import { migrateToLatest } from './db/migrate.js';
 import { openDatabase } from './db/index.js';
@@ -30,7 +31,7 @@ export async function startMaildesk(config: Config, options: { logger?: boolean 
   const firstOperator = await ensureFirstOperator(database.db, config);
   const logger = { error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
   const mailer = createMailer(database.db, config, logger);
-  const limiter = new RateLimiter(new MemoryCounterStore());
+  const limiter = new RateLimiter(config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore());
   const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, limiter }, options);
   const close = async () => {
     await app.close();
