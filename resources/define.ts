@@ -120,7 +120,10 @@ export function fieldSchema(field: Field): z.ZodType {
     case 'bytes':
       return z.coerce.number().int().min(field.min ?? 0).max(field.max ?? MAX_QUOTA_BYTES);
     case 'boolean':
-      return z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v === true || v === 1 ? 1 : 0));
+      // Also "1"/"0"/"true"/"false", as form posts and query strings send them.
+      return z
+        .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['0', '1', 'true', 'false'])])
+        .transform((v) => (v === true || v === 1 || v === '1' || v === 'true' ? 1 : 0));
     case 'enum': {
       const choices = field.choices ?? [];
       // One literal of several values: a wrong one is reported with the choices (validation.invalid_choice).

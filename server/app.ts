@@ -1,6 +1,7 @@
 /** Builds the HTTP app: every call, the error envelope, the OpenAPI description and the web app. */
 import fs from 'node:fs';
 import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { registerCalls } from './core/calls.js';
@@ -26,6 +27,9 @@ function asAppError(error: FastifyError): AppError | undefined {
   if (error instanceof AppError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
       return new AppError('tooLarge', 'error.too_large');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -55,6 +59,9 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
       done(new AppError('validation', 'error.invalid_json'));
     }
   });
+
+  // The specification's multipart/form-data posting variant: its fields become the body.
+  await app.register(fastifyMultipart, { attachFieldsToBody: 'keyValues', limits: { fieldSize: services.config.bodyLimitBytes, fileSize: services.config.bodyLimitBytes } });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = asAppError(error);
