@@ -132,7 +132,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   await store.checkUnique(w.trx, changes, id);
                   await behaviour.check?.(change, w);
                   const updated = await store.update(w.trx, id, changes);
-                  await behaviour.after?.({ ...change, after: updated }, w);
+                  await behaviour.after?.({ ...change, after: { ...change.after, ...updated } }, w);
                   const diff = changedFields(before, updated);
                   const passwordChanged = 'password' in input;
                   if (Object.keys(diff.after).length > 0 || passwordChanged) {
