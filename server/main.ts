@@ -2,8 +2,22 @@
 import { loadConfig } from './config.js';
 import { startMaildesk } from './start.js';
 
+let close: (() => Promise<void>) | undefined;
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await close?.();
+    process.exit(0);
+  });
+}
+
 const config = loadConfig();
-const { app, firstOperator, close, services } = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent' });
+const maildesk = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent' });
+const { app, firstOperator, services } = maildesk;
+close = maildesk.close;
 app.log.level = process.env.LOG_LEVEL ?? 'warn';
 const address = await app.listen({ port: config.port, host: config.host });
 
@@ -20,14 +34,3 @@ if (firstOperator) {
   console.log('Operators already exist: sign in with yours.');
 }
 if (!config.smtpUrl) console.log(`Outgoing mail is written to ${config.dataDir}/outbox (set SMTP_URL to send it).`);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: shutting down…`);
-    await close();
-    process.exit(0);
-  });
-}

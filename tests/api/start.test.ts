@@ -1,0 +1,60 @@
+/** `npm start`'s server process: first start creates and prints the operator; SIGTERM stops it cleanly. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-start-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** Starts the server, waits for its address line, and returns what it printed and how to stop it. */
+async function startServer() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: '', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 20_000);
+    child.stdout.on('data', () => {
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match && /sign in|already exist/i.test(output)) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.on('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return { address, output: () => output, stop };
+}
+
+it('When started on an empty data directory, then it prints a generated operator password that signs in, and SIGTERM exits 0', async () => {
+  const server = await startServer();
+  const password = /with password: (\S+)/.exec(server.output())?.[1];
+  expect(password).toMatch(/^[\w-]{12,}$/);
+  expect(server.output()).toContain('shown only once');
+  const login = await fetch(`${server.address}/api/manage/login/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  }).then((r) => r.json());
+  expect(login).toMatchObject({ code: 0, data: { username: 'admin', role: 'superadmin' } });
+  expect(await server.stop()).toBe(0);
+  expect(server.output()).toContain('SIGTERM: shutting down');
+  expect(fs.existsSync(path.join(dataDir, 'maildesk.sqlite'))).toBe(true);
+});
+
+it('When started again on the same data, then no operator is created and the old password still works', async () => {
+  const server = await startServer();
+  expect(server.output()).toContain('Operators already exist');
+  expect(server.output()).not.toContain('with password:');
+  expect(await server.stop()).toBe(0);
+});
