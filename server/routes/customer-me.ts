@@ -1,5 +1,6 @@
 /** /api/admin/me/*: the signed-in login's own account. */
 import { z } from 'zod';
+import { locales } from '../../resources/customer.js';
 import { MAX_QUOTA_BYTES, MiB } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall, type CallContext } from '../core/calls.js';
@@ -101,6 +102,16 @@ export const customerMeCalls = [
       if (target !== input.email || taken) throw new AppError('badCode', 'error.bad_code');
       return updateOwn(ctx, 'update_email', { email: input.email, is_verified: 1 }, { email: input.email });
     },
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/admin/me/update_locale',
+    auth: 'customer',
+    needsVerified: false,
+    tag: 'admin/me',
+    summary: 'Choose the language of the e-mails Maildesk sends to this login (zh or en). Added: the web app calls it when the language is switched.',
+    input: z.object({ locale: z.enum(locales) }),
+    handler: (input, ctx) => updateOwn(ctx, 'update_locale', input),
   }),
   defineCall({
     method: 'POST',

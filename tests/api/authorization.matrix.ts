@@ -72,6 +72,7 @@ export const matrix: MatrixRow[] = [
     usesOwnSession: true,
   },
   { call: 'POST /api/admin/me/update_email', input: (fx) => ({ email: fx.newEmail() }), expect: ownAccount },
+  { call: 'POST /api/admin/me/update_locale', input: () => ({ locale: 'en' }), expect: ownAccount },
   { call: 'POST /api/admin/me/update_storage_max', input: () => ({ storage_max: 2 * 1024 ** 3 }), expect: ownerOnlyOwnAccount },
 
   // Team members: the customer account alone manages them.

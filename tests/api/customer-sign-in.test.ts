@@ -142,3 +142,22 @@ describe('password recovery', () => {
     expect((await t.post('/api/admin/login/login', { email: customer.email, password: 'brand-new-pass' })).code).toBe(0);
   });
 });
+
+describe('language of e-mails', () => {
+  it('When a visitor registers in Chinese and later chooses English, then the mail follows their choice', async () => {
+    const email = uniqueEmail('locale');
+    await t.post('/api/admin/login/register', { email, password: 'a-good-password' }, { locale: 'zh' });
+    const first = (await t.outbox()).filter((m) => m.to === email).at(-1)!;
+    expect(first.subject).toMatch(/^Maildesk 验证码：\d{6}$/);
+    expect(first.text).toContain('您的验证码是');
+
+    const session = await t.post('/api/admin/login/verify', { email, code: await t.lastCode(email) });
+    const switched = await t.post('/api/admin/me/update_locale', { locale: 'en' }, { token: session.data.token });
+    expect(switched.data).toMatchObject({ locale: 'en' });
+    await t.post('/api/admin/login/forgot_password_send_email', { email });
+    expect((await t.outbox()).filter((m) => m.to === email).at(-1)!.subject).toBe('Reset your Maildesk password');
+
+    const bad = await t.post('/api/admin/me/update_locale', { locale: 'fr' }, { token: session.data.token });
+    expect(bad).toMatchObject({ code: 40000, errors: { locale: { message: 'validation.invalid_choice' } } });
+  });
+});
