@@ -15,11 +15,10 @@ function sentAt(input: unknown, path: PropertyKey[]): unknown {
 function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; params?: Record<string, unknown> } {
   // A schema may name its own key, e.g. .regex(/^\d{6}$/, 'validation.code_format').
   if (issue.message.startsWith('validation.')) return { message: issue.message, params: (issue as { params?: Record<string, unknown> }).params };
+  const missing = sent === undefined || sent === null;
   switch (issue.code) {
     case 'invalid_type':
-      return sent === undefined || sent === null
-        ? { message: 'validation.required' }
-        : { message: 'validation.invalid_type', params: { expected: issue.expected } };
+      return missing ? { message: 'validation.required' } : { message: 'validation.invalid_type', params: { expected: issue.expected } };
     case 'too_small':
       if (issue.origin === 'string') return { message: 'validation.too_short', params: { min: Number(issue.minimum) } };
       if (issue.origin === 'array') return { message: 'validation.too_few', params: { min: Number(issue.minimum) } };
@@ -31,6 +30,7 @@ function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; p
     case 'invalid_format':
       return { message: issue.format === 'email' ? 'validation.invalid_email' : 'validation.invalid_format' };
     case 'invalid_value':
+      if (missing) return { message: 'validation.required' };
       return { message: 'validation.invalid_choice', params: { choices: issue.values.join(', ') } };
     case 'invalid_union':
       return { message: 'validation.invalid' };

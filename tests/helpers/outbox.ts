@@ -10,7 +10,8 @@ export interface OutboxMessage {
 }
 
 function decodeWords(header: string): string {
-  return header.replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_m, encoding: string, text: string) =>
+  // Whitespace between adjacent encoded words is not part of the text (RFC 2047, 6.2).
+  return header.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_m, encoding: string, text: string) =>
     encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
   );
 }
@@ -24,7 +25,8 @@ function decodeQuotedPrintable(text: string): string {
   }
 }
 
-export function parseEml(raw: string): Omit<OutboxMessage, 'file'> {
+export function parseEml(eml: string): Omit<OutboxMessage, 'file'> {
+  const raw = eml.replace(/\r\n/g, '\n');
   const split = raw.indexOf('\n\n');
   const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
   const body = raw.slice(split + 2);
@@ -35,11 +37,14 @@ export function parseEml(raw: string): Omit<OutboxMessage, 'file'> {
   return { to: header('To').replace(/^.*<|>.*$/g, '').trim(), subject: decodeWords(header('Subject')), text };
 }
 
+const sequenceOf = (file: string) => BigInt(/-(\d+)\.eml$/.exec(file)?.[1] ?? '0');
+
 export function readOutbox(dir: string): OutboxMessage[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.eml'))
-    .sort()
+    // Written in order: by the monotonic counter that ends each name (the time prefix has only ms).
+    .sort((a, b) => Number(sequenceOf(a) - sequenceOf(b)) || a.localeCompare(b))
     .map((file) => ({ file, ...parseEml(fs.readFileSync(path.join(dir, file), 'utf8')) }));
 }
