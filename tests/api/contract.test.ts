@@ -32,7 +32,7 @@ function record<T extends Reply>(reply: T): T {
 /** A raw request, for what the helpers cannot send (bad JSON, other content types, huge bodies). */
 async function raw(method: 'GET' | 'POST', url: string, payload?: string, headers: Record<string, string> = {}) {
   const response = await t.app.inject({ method, url, payload, remoteAddress: someIp(), headers });
-  return record({ status: response.statusCode, ...response.json() } as Reply);
+  return record({ ...response.json(), status: response.statusCode } as Reply);
 }
 
 describe('the envelope', () => {
