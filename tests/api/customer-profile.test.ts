@@ -144,6 +144,16 @@ describe('update_email', () => {
     expect((await t.post('/api/admin/me/info', {}, { token: customer.token })).data.email).toBe(customer.email);
   });
 
+  it('When the new address is taken by someone else before the code is confirmed, then the change is refused', async () => {
+    const customer = await signUpCustomer(t);
+    const newEmail = uniqueEmail('race');
+    await t.post('/api/admin/me/update_email', { email: newEmail }, { token: customer.token });
+    const code = await t.lastCode(newEmail);
+    await signUpCustomer(t, newEmail);
+    expect(await t.post('/api/admin/me/update_email', { email: newEmail, code }, { token: customer.token })).toMatchObject({ code: 40102, message: 'error.bad_code' });
+    expect((await t.post('/api/admin/me/info', {}, { token: customer.token })).data.email).toBe(customer.email);
+  });
+
   it('When the code is older than 10 minutes, then it is refused', async () => {
     const customer = await signUpCustomer(t);
     const newEmail = uniqueEmail('late');
