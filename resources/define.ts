@@ -57,6 +57,10 @@ export interface Field {
   search?: boolean;
   /** Value stored on create when none is given. */
   default?: unknown;
+  /** Only this area's calls accept the field (e.g. limits that operators set). */
+  writableIn?: Area;
+  /** Not a column of the table: read from the resource's `view`, written by its behaviour. */
+  virtual?: boolean;
 }
 
 type Access<A> = Partial<Record<Operation, A>>;
@@ -66,6 +70,8 @@ export interface AreaConfig<A> extends Access<A> {
   path?: string;
   /** Whether list takes its parameters as a query string (GET) or a JSON body (POST). */
   listVia?: 'query' | 'body';
+  /** UI only: the screen's path segment in this area when it differs from the API's (e.g. /admin/admin lists /api/admin/user). */
+  page?: string;
 }
 
 export interface ResourceDeclaration {
@@ -75,6 +81,10 @@ export interface ResourceDeclaration {
   fields: Record<string, Field>;
   /** The column that holds the customer a record belongs to; scopes the customer area. */
   owner?: string;
+  /** SQL view that list and get read from: the table's columns plus computed ones (usage, names). */
+  view?: string;
+  /** The column naming the domain a record belongs to: a team member sees and writes only their domains' records. */
+  teamScope?: string;
   /** Column values every record of this resource has (e.g. customers have no owner_id). */
   where?: Record<string, string | number | null>;
   /** Maintained created_at / updated_at columns. */

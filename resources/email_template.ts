@@ -2,7 +2,7 @@ import { defineResource, staff, superadminOnly } from './define.js';
 import { locales } from './customer.js';
 
 /** Every message the system sends, per key and locale, with {{placeholders}}. */
-export const templateKeys = ['verify_code', 'login_code', 'password_reset', 'email_change', 'account_exists'] as const;
+export const templateKeys = ['verify_code', 'login_code', 'password_reset', 'email_change', 'account_exists', 'mailbox_check'] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 
 export const emailTemplate = defineResource({

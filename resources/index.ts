@@ -6,8 +6,14 @@ import { emailTemplate } from './email_template.js';
 import { guestMessage } from './guest_message.js';
 import { operator } from './operator.js';
 import { teamMember } from './team_member.js';
+import { domain } from './domain.js';
+import { mailbox } from './mailbox.js';
+import { alias } from './alias.js';
+import { aliasDomain } from './alias_domain.js';
+import { storage } from './storage.js';
 
-export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage] as const;
+export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage] as const;
 
 export { auditLog, customer, emailSendLog, emailTemplate, guestMessage, operator, teamMember };
+export { alias, aliasDomain, domain, mailbox, storage };
 export * from './define.js';

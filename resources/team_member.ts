@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { defineResource } from './define.js';
 
 /**
@@ -7,6 +8,7 @@ import { defineResource } from './define.js';
 export const teamMember = defineResource({
   name: 'team_member',
   table: 'user',
+  view: 'team_member_view',
   owner: 'owner_id',
   timestamps: true,
   defaultSort: { field: 'id', order: 'desc' },
@@ -15,9 +17,11 @@ export const teamMember = defineResource({
     username: { kind: 'text', max: 64, list: true, sortable: true, search: true },
     password: { kind: 'password', writeOnly: true, required: true },
     status: { kind: 'enum', choices: ['active', 'disabled'], default: 'active', list: true, filter: 'eq' },
+    /** The customer's domains this member may manage (delegated domain administration). */
+    domain_ids: { kind: 'json', virtual: true, schema: z.array(z.coerce.number().int().min(1)).max(1000), default: [], list: true },
     last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
-  admin: { path: 'user', list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' },
+  admin: { path: 'user', page: 'admin', list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' },
 });

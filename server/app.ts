@@ -14,6 +14,9 @@ import { customerMeCalls } from './routes/customer-me.js';
 import { guestMessageCalls } from './routes/guest-message.js';
 import { operatorAccountCalls } from './routes/operator-account.js';
 import { statCalls } from './routes/stats.js';
+import { domainDnsCalls } from './routes/domain-dns.js';
+import { mailboxCalls } from './routes/mailbox-calls.js';
+import { storageCalls } from './routes/storage-calls.js';
 import type { Services } from './services.js';
 
 export const version = '0.1.0';
@@ -77,6 +80,9 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     ...operatorAccountCalls,
     ...guestMessageCalls,
     ...statCalls,
+    ...domainDnsCalls,
+    ...mailboxCalls,
+    ...storageCalls,
     ...serverResources.flatMap(({ declaration, behaviour }) => resourceCalls(declaration, behaviour)),
   ]);
 

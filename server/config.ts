@@ -13,6 +13,8 @@ export interface Config {
   adminPassword?: string;
   redisUrl?: string;
   dnsServers: string[];
+  /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
+  mailHostname: string;
   bodyLimitBytes: number;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
@@ -36,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
     bodyLimitBytes: intOf(env.BODY_LIMIT_BYTES, 1024 * 1024),
     sessionIdleMinutes: intOf(env.SESSION_IDLE_MINUTES, 12 * 60),
     sessionAbsoluteHours: intOf(env.SESSION_ABSOLUTE_HOURS, 7 * 24),

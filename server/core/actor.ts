@@ -12,6 +12,8 @@ export type Actor =
       isOwner: boolean;
       email: string;
       isVerified: boolean;
+      /** A team member's domains (the only ones they may see and manage); absent for the customer account. */
+      domainIds?: number[];
     }
   | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole };
 

@@ -10,6 +10,7 @@ import { anonymous, type Actor, type CustomerActor, type OperatorActor } from '.
 import type { RequestOrigin } from './audit.js';
 import { AppError, forbidden } from './errors.js';
 import { findLiveSession } from './sessions.js';
+import { teamDomainsOf } from './team-domains.js';
 import { parseInput } from './validation.js';
 import type { Locale } from '../../resources/customer.js';
 import type { OperatorRole } from '../../resources/define.js';
@@ -109,5 +110,6 @@ async function authenticate(services: Services, auth: Auth, request: FastifyRequ
     isOwner: account.owner_id === null,
     email: account.email,
     isVerified: account.is_verified === 1,
+    ...(account.owner_id !== null ? { domainIds: await teamDomainsOf(db, account.id) } : {}),
   };
 }

@@ -7,12 +7,14 @@ import type { Db } from '../db/index.js';
 import { inMinutes, now } from './time.js';
 
 export type CodePurpose = 'verify' | 'login' | 'reset' | 'email_change';
+/** Codes that prove something other than an account address (a mailbox receives mail). */
+export type AnyCodePurpose = CodePurpose | 'mailbox_check';
 export const CODE_MINUTES = 10;
 const MAX_WRONG_TRIES = 5;
 
 const hashCode = (id: number, code: string) => crypto.createHash('sha256').update(`${id}:${code}`).digest('hex');
 
-export async function issueCode(db: Db, userId: number, purpose: CodePurpose, target: string): Promise<string> {
+export async function issueCode(db: Db, userId: number, purpose: AnyCodePurpose, target: string): Promise<string> {
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
   await db
     .updateTable('verify_code')
@@ -35,7 +37,7 @@ export async function issueCode(db: Db, userId: number, purpose: CodePurpose, ta
  * counted; the caller must commit that count even though it refuses the request.
  * Returns the address the code was sent to, or undefined.
  */
-export async function consumeCode(db: Db, userId: number, purpose: CodePurpose, code: string): Promise<string | undefined> {
+export async function consumeCode(db: Db, userId: number, purpose: AnyCodePurpose, code: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('verify_code')
     .selectAll()

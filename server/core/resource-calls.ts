@@ -3,6 +3,7 @@
  * declaration: validation, scoping to the caller's customer, uniqueness, audit log. What is
  * special about a resource comes in as its behaviour (server/resources/).
  */
+import { sql, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import {
   areas,
@@ -19,7 +20,7 @@ import type { Db } from '../db/index.js';
 import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
-import { fieldError, notFound } from './errors.js';
+import { fieldError, forbidden, notFound } from './errors.js';
 import { listConditions, listOrder, listParams, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
@@ -30,6 +31,8 @@ export interface Change {
   before?: Row;
   /** The record as it will be (create, update), with the columns toRow produced. */
   after?: Record<string, unknown>;
+  /** In `after`: the values the call asked to write, virtual fields included (what update changes). */
+  requested?: Record<string, unknown>;
 }
 
 export interface WriteContext extends CallContext {
@@ -66,6 +69,12 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
         roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
       };
       const scope = (ctx: CallContext) => scopeOf(resource, area, ctx.actor);
+      const visible = (ctx: CallContext) => ({ ...scope(ctx), ...teamScopeOf(resource, area, ctx.actor) });
+      // A record a team member may not see can neither be made nor moved into their view.
+      const mustBeVisible = (ctx: CallContext, row: Record<string, unknown>) => {
+        const team = teamScopeOf(resource, area, ctx.actor);
+        for (const [column, ids] of Object.entries(team)) if (!ids.includes(Number(row[column]))) throw forbidden();
+      };
       const write = <T>(ctx: CallContext, work: (w: WriteContext) => Promise<T>) =>
         ctx.services.db.transaction().execute((trx) => work({ ...ctx, trx, area }));
       switch (op) {
@@ -76,7 +85,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               method: config.listVia === 'query' ? 'GET' : 'POST',
               summary: `List ${resource.name} records (page, page_size, sort, order, filter, q)`,
               input: listParams,
-              handler: (params, ctx) => store.list(ctx.services.db, ctx.services.dialect, scope(ctx), params),
+              handler: (params, ctx) => store.list(ctx.services.db, ctx.services.dialect, visible(ctx), params),
             }),
           );
           break;
@@ -87,7 +96,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               method: 'GET',
               summary: `One ${resource.name} record by ?id=`,
               input: idInput,
-              handler: async ({ id }, ctx) => (await store.find(ctx.services.db, scope(ctx), id)) ?? Promise.reject(notFound()),
+              handler: async ({ id }, ctx) => (await store.find(ctx.services.db, visible(ctx), id)) ?? Promise.reject(notFound()),
             }),
           );
           break;
@@ -97,17 +106,21 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               ...base,
               method: 'POST',
               summary: `Create a ${resource.name} record`,
-              input: inputSchema(resource, 'create'),
+              input: inputSchema(resource, 'create', area),
               handler: (input, ctx) =>
                 write(ctx, async (w) => {
                   const values: Record<string, unknown> = { ...defaultsOf(resource), ...input, ...scope(ctx) };
                   const change: Change = { op: 'create', after: values };
                   const row = { ...values, ...(await behaviour.toRow?.(values, change, w)) };
                   change.after = row;
+                  mustBeVisible(ctx, row);
                   await store.checkUnique(w.trx, row);
                   await behaviour.check?.(change, w);
-                  const created = await store.insert(w.trx, row);
-                  await behaviour.after?.({ ...change, after: created }, w);
+                  let created = await store.insert(w.trx, row);
+                  if (behaviour.after) {
+                    await behaviour.after({ ...change, requested: row, after: created }, w);
+                    created = (await store.find(w.trx, {}, created.id))!;
+                  }
                   await audit(w.trx, w, { action: 'create', targetType: resource.name, targetId: created.id, userId: store.ownerOf(created), after: created });
                   return created;
                 }),
@@ -120,19 +133,23 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               ...base,
               method: 'POST',
               summary: `Update a ${resource.name} record (id and the fields to change)`,
-              input: inputSchema(resource, 'update'),
+              input: inputSchema(resource, 'update', area),
               handler: ({ id: rawId, ...input }, ctx) =>
                 write(ctx, async (w) => {
                   const id = rawId as number;
-                  const before = await store.find(w.trx, scope(ctx), id);
+                  const before = await store.find(w.trx, visible(ctx), id);
                   if (!before) throw notFound();
                   const change: Change = { op: 'update', before, after: { ...before, ...input } };
                   const changes = { ...input, ...(await behaviour.toRow?.(input, change, w)) };
                   change.after = { ...before, ...changes };
+                  mustBeVisible(ctx, change.after);
                   await store.checkUnique(w.trx, changes, id);
                   await behaviour.check?.(change, w);
-                  const updated = await store.update(w.trx, id, changes);
-                  await behaviour.after?.({ ...change, after: { ...change.after, ...updated } }, w);
+                  let updated = await store.update(w.trx, id, changes);
+                  if (behaviour.after) {
+                    await behaviour.after({ ...change, requested: changes, after: { ...change.after, ...updated } }, w);
+                    updated = (await store.find(w.trx, {}, id))!;
+                  }
                   const diff = changedFields(before, updated);
                   const passwordChanged = 'password' in input;
                   if (Object.keys(diff.after).length > 0 || passwordChanged) {
@@ -158,7 +175,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               input: idInput,
               handler: ({ id }, ctx) =>
                 write(ctx, async (w) => {
-                  const before = await store.find(w.trx, scope(ctx), id);
+                  const before = await store.find(w.trx, visible(ctx), id);
                   if (!before) throw notFound();
                   await behaviour.check?.({ op: 'delete', before }, w);
                   await store.remove(w.trx, id);
@@ -187,6 +204,20 @@ export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor)
   return scope;
 }
 
+/** The record with that id if the caller may see it (customer scope, team member's domains), else not found. */
+export async function findVisible(resource: ResourceDeclaration, area: Area, ctx: CallContext, id: number, db: Db = ctx.services.db): Promise<Row> {
+  const scope = { ...scopeOf(resource, area, ctx.actor), ...teamScopeOf(resource, area, ctx.actor) };
+  const row = await resourceStore(resource).find(db, scope, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** A team member's extra bound: only records of their domains (resources that declare `teamScope`). */
+export function teamScopeOf(resource: ResourceDeclaration, area: Area, actor: Actor): Record<string, number[]> {
+  if (area !== 'admin' || !resource.teamScope || actor.kind !== 'customer' || actor.isOwner) return {};
+  return { [resource.teamScope]: actor.domainIds ?? [] };
+}
+
 function defaultsOf(resource: ResourceDeclaration) {
   return Object.fromEntries(
     Object.entries(resource.fields)
@@ -196,11 +227,12 @@ function defaultsOf(resource: ResourceDeclaration) {
 }
 
 /** The accepted body of create (required fields required) or update (id + any writable field). */
-export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation, 'create' | 'update'>) {
+export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation, 'create' | 'update'>, area?: Area) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(resource.fields)) {
     const writable = field.writable ?? 'always';
     if (writable === 'never' || (op === 'update' && writable === 'create')) continue;
+    if (field.writableIn && area && field.writableIn !== area) continue;
     const schema = fieldSchema(field);
     shape[name] = op === 'create' && field.required ? schema : schema.optional();
   }
@@ -210,6 +242,7 @@ export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation
 /** Reads and writes of one resource's table, always within a scope. */
 export function resourceStore(resource: ResourceDeclaration) {
   const { table } = resource;
+  const source = resource.view ?? table;
   const visible = Object.entries(resource.fields).filter(([, f]) => !f.writeOnly);
   const columns = [...new Set(['id', ...visible.map(([name]) => name), ...(resource.owner ? [resource.owner] : [])])];
   const columnSet = new Set(columns);
@@ -223,13 +256,14 @@ export function resourceStore(resource: ResourceDeclaration) {
   };
   const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q, scope: Record<string, unknown>): Q => {
     for (const [column, value] of Object.entries(scope)) {
-      query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
+      if (Array.isArray(value)) query = value.length ? query.where(column, 'in', value) : query.where(sql<SqlBool>`1 = 0`);
+      else query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
     }
     return query;
   };
   // Only table columns are written: values of fields and of the scope and toRow.
   const writable = (values: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly));
+    Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly && !resource.fields[key]?.virtual));
 
   return {
     ownerOf(row: Record<string, unknown>): number | null {
@@ -239,7 +273,7 @@ export function resourceStore(resource: ResourceDeclaration) {
     async list(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
       const order = listOrder(resource, params);
       const where = listConditions(resource, dialect, params);
-      const base = scoped((db as Db as any).selectFrom(table), scope).where((eb: any) => eb.and(where(eb)));
+      const base = scoped((db as Db as any).selectFrom(source), scope).where((eb: any) => eb.and(where(eb)));
       const [rows, count] = await Promise.all([
         base
           .select(columns)
@@ -254,7 +288,7 @@ export function resourceStore(resource: ResourceDeclaration) {
     },
 
     async find(db: Db, scope: Record<string, unknown>, id: number): Promise<Row | undefined> {
-      const row = await scoped((db as any).selectFrom(table).select(columns).where('id', '=', id), scope).executeTakeFirst();
+      const row = await scoped((db as any).selectFrom(source).select(columns).where('id', '=', id), scope).executeTakeFirst();
       return row ? present(row) : undefined;
     },
 
@@ -271,13 +305,13 @@ export function resourceStore(resource: ResourceDeclaration) {
       const at = now();
       const stamps = resource.timestamps ? { created_at: at, updated_at: at } : {};
       const { id } = await (db as any).insertInto(table).values({ ...writable(values), ...stamps }).returning('id').executeTakeFirstOrThrow();
-      return present(await (db as any).selectFrom(table).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
+      return present(await (db as any).selectFrom(source).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
     },
 
     async update(db: Db, id: number, values: Record<string, unknown>): Promise<Row> {
       const changes = { ...writable(values), ...(resource.timestamps ? { updated_at: now() } : {}) };
       if (Object.keys(changes).length > 0) await (db as any).updateTable(table).set(changes).where('id', '=', id).execute();
-      return present(await (db as any).selectFrom(table).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
+      return present(await (db as any).selectFrom(source).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
     },
 
     async remove(db: Db, id: number) {

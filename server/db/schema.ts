@@ -107,6 +107,87 @@ export interface LogRow {
   created_at: Timestamp;
 }
 
+export interface DomainRow {
+  id: Id;
+  owner_id: number;
+  name: string;
+  name_unicode: string;
+  status: 'pending' | 'active' | 'suspended';
+  verified_at: Timestamp | null;
+  verified_by: 'dns' | 'operator' | null;
+  verify_token: string;
+  max_mailboxes: number;
+  max_aliases: number;
+  max_quota: number;
+  dkim_selector: string;
+  dkim_private_key: string;
+  dkim_public_key: string;
+  note: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailboxRow {
+  id: Id;
+  owner_id: number;
+  domain_id: number;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  password_hash: string;
+  name: string;
+  quota: number;
+  active: number;
+  delivery_checked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailboxUsageRow {
+  address: string;
+  bytes: number;
+  messages: number;
+}
+
+export interface AliasRow {
+  id: Id;
+  owner_id: number;
+  domain_id: number;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  goto: string;
+  active: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AliasDomainRow {
+  id: Id;
+  owner_id: number;
+  alias_domain_id: number;
+  target_domain_id: number;
+  active: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StorageRow {
+  id: Id;
+  owner_id: number;
+  size: number;
+  source: 'grant' | 'order';
+  label: string;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TeamMemberDomainRow {
+  member_id: number;
+  domain_id: number;
+}
+
 export interface Database {
   admin: OperatorRow;
   user: UserRow;
@@ -116,4 +197,11 @@ export interface Database {
   email_send_log: EmailSendLogRow;
   guest_message: GuestMessageRow;
   log: LogRow;
+  domain: DomainRow;
+  mailbox: MailboxRow;
+  mailbox_usage: MailboxUsageRow;
+  alias: AliasRow;
+  alias_domain: AliasDomainRow;
+  storage: StorageRow;
+  team_member_domain: TeamMemberDomainRow;
 }

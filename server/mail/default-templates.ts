@@ -48,6 +48,16 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n要将 {{email}} 设为您 Maildesk 账户的邮箱，请在个人资料页输入验证码 {{code}}，{{minutes}} 分钟内有效。\n\n如果这不是您本人的操作，请忽略本邮件。\n\nMaildesk',
     },
   },
+  mailbox_check: {
+    en: {
+      subject: 'Maildesk delivery check for {{address}}: {{code}}',
+      body: 'Hello,\n\nThis message proves that {{address}} receives mail. Enter the code {{code}} in the mailbox page of Maildesk to confirm it. It is valid for {{minutes}} minutes.\n\nMaildesk',
+    },
+    zh: {
+      subject: 'Maildesk 邮箱投递检查 {{address}}：{{code}}',
+      body: '您好：\n\n这封邮件证明 {{address}} 可以收信。请在 Maildesk 的邮箱页面输入验证码 {{code}} 完成确认，{{minutes}} 分钟内有效。\n\nMaildesk',
+    },
+  },
   account_exists: {
     en: {
       subject: 'Someone tried to register with your address',

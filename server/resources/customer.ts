@@ -1,5 +1,6 @@
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { hashGivenPassword, revokeOnLockout } from './accounts.js';
+import { teamDomainsBehaviour } from './team-domains.js';
 
 export const customerBehaviour: ResourceBehaviour = {
   toRow: hashGivenPassword,
@@ -12,5 +13,9 @@ export const teamMemberBehaviour: ResourceBehaviour = {
     // The customer vouches for a member's address; members use the customer's storage settings.
     return change.op === 'create' ? { ...hashed, is_verified: 1, storage_max: 0 } : hashed;
   },
-  after: revokeOnLockout('customer'),
+  check: teamDomainsBehaviour.check,
+  async after(change, ctx) {
+    await teamDomainsBehaviour.after(change, ctx);
+    await revokeOnLockout('customer')!(change, ctx);
+  },
 };

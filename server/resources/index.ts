@@ -5,12 +5,22 @@ import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { customerBehaviour, teamMemberBehaviour } from './customer.js';
 import { emailTemplateBehaviour } from './email_template.js';
 import { operatorBehaviour } from './operator.js';
+import { aliasBehaviour } from './alias.js';
+import { aliasDomainBehaviour } from './alias_domain.js';
+import { domainBehaviour } from './domain.js';
+import { mailboxBehaviour } from './mailbox.js';
+import { storageBehaviour } from './storage.js';
 
 const behaviours: Record<string, ResourceBehaviour> = {
   [declared.operator.name]: operatorBehaviour,
   [declared.customer.name]: customerBehaviour,
   [declared.teamMember.name]: teamMemberBehaviour,
   [declared.emailTemplate.name]: emailTemplateBehaviour,
+  [declared.domain.name]: domainBehaviour,
+  [declared.mailbox.name]: mailboxBehaviour,
+  [declared.alias.name]: aliasBehaviour,
+  [declared.aliasDomain.name]: aliasDomainBehaviour,
+  [declared.storage.name]: storageBehaviour,
 };
 
 export const serverResources: { declaration: ResourceDeclaration; behaviour: ResourceBehaviour }[] = declared.resources.map(

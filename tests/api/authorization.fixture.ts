@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
+import { GiB, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.js';
 import type { Caller } from './authorization.matrix.js';
 
 export async function buildFixture(t: TestApp) {
@@ -64,6 +65,49 @@ export async function buildFixture(t: TestApp) {
       return newest('/api/manage/guest_message/list', root, 'GET');
     },
     root,
+    ...hostedMail(t, { ...customerA, get token() { return accounts.customerA.token; } }, memberA.id),
+  };
+}
+
+/**
+ * Customer A's mail records. Those that member A's tries use are in domains member A
+ * manages (domain_ids), so the member may and customer B may not.
+ */
+function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCustomer>>, memberId: number) {
+  const mail = mailFixtures(t);
+  const memberDomains: number[] = [];
+  const forMember = async (id: number) => {
+    memberDomains.push(id);
+    const reply = await t.post('/api/admin/user/update', { id: memberId, domain_ids: memberDomains }, { token: customerA.token });
+    if (reply.code !== 0) throw new Error(`member domains failed: ${reply.message}`);
+    return id;
+  };
+  let shared: Promise<number> | undefined;
+  /** An active domain of A that member A manages, with capacity for the mailboxes the tries make. */
+  const domainOfA = () =>
+    (shared ??= (async () => {
+      await mail.grant(customerA.id, 1024 * GiB);
+      return forMember((await mail.activeDomain(customerA)).id);
+    })());
+  return {
+    domainOfA,
+    newDomainName: () => uniqueDomain('m'),
+    /** A fresh, empty domain of A that member A manages. */
+    emptyDomainOfA: async () => forMember((await mail.pendingDomain(customerA)).id),
+    /** A fresh, empty domain of A, for delete. */
+    deletableDomainOfA: async () => (await mail.pendingDomain(customerA)).id as number,
+    mailboxOfA: async () => (await mail.mailbox(customerA.token, await domainOfA())).id as number,
+    aliasOfA: async () => (await mail.alias(customerA.token, await domainOfA(), 'someone@example.org')).id as number,
+    newLocalPart: () => `x${crypto.randomBytes(4).toString('hex')}`,
+    async aliasDomainOfA() {
+      const target = await domainOfA();
+      const alias = await forMember((await mail.pendingDomain(customerA)).id);
+      const reply = await t.post('/api/admin/alias_domain/create', { alias_domain_id: alias, target_domain_id: target }, { token: customerA.token });
+      if (reply.code !== 0) throw new Error(`alias domain failed: ${reply.message}`);
+      return reply.data.id as number;
+    },
+    storageOfA: async () => (await mail.grant(customerA.id, 10 * MiB)).id as number,
+    customerAId: customerA.id,
   };
 }
 

@@ -48,6 +48,9 @@ const ownerOnlyOwnAccount = customerArea({ member: 'forbidden', otherCustomer: '
 const ownerOnlyRecord = customerArea({ member: 'forbidden', otherCustomer: 'not_found' });
 const ownerOnlyList = customerArea({ member: 'forbidden', otherCustomer: 'ok' });
 const allStaff = operatorArea('support', 'billing');
+const teamRecord = customerArea({ member: 'ok', otherCustomer: 'not_found' });
+const teamList = customerArea({ member: 'ok', otherCustomer: 'ok' });
+const refusedToCustomers: Record<Caller, Outcome> = { ...everyone('session'), customerA: 'forbidden', customerB: 'forbidden', memberA: 'forbidden' };
 
 export const matrix: MatrixRow[] = [
   // Public calls: answered for anyone, whatever token comes along.
@@ -124,6 +127,69 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/email_send_log/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/email_send_log/get', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: allStaff },
   { call: 'POST /api/manage/email_send_log/delete', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: operatorArea() },
+
+  // Hosted mail in the customer area: member A manages the domains the tries use.
+  { call: 'POST /api/admin/domain/list', input: () => ({}), expect: teamList, listed: (fx) => fx.domainOfA() },
+  { call: 'GET /api/admin/domain/get', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/create', input: (fx) => ({ name: fx.newDomainName() }), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/domain/update', input: async (fx) => ({ id: await fx.domainOfA(), note: 'Changed' }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/delete', input: async (fx) => ({ id: await fx.deletableDomainOfA() }), expect: ownerOnlyRecord },
+  { call: 'GET /api/admin/domain/dns', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/email/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailboxOfA() },
+  { call: 'GET /api/admin/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: teamRecord },
+  { call: 'POST /api/admin/email/update', input: async (fx) => ({ id: await fx.mailboxOfA(), name: 'Changed' }), expect: teamRecord },
+  { call: 'POST /api/admin/email/update_password', input: async (fx) => ({ id: await fx.mailboxOfA(), password: 'mailbox-pass-2' }), expect: teamRecord },
+  { call: 'POST /api/admin/email/send_verify_code', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/email/delete', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/alias/list', input: () => ({}), expect: teamList, listed: (fx) => fx.aliasOfA() },
+  { call: 'GET /api/admin/alias/get', input: async (fx) => ({ id: await fx.aliasOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/alias/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), goto: 'someone@example.org' }), expect: teamRecord },
+  { call: 'POST /api/admin/alias/update', input: async (fx) => ({ id: await fx.aliasOfA(), goto: ['one@example.org', 'two@example.org'] }), expect: teamRecord },
+  { call: 'POST /api/admin/alias/delete', input: async (fx) => ({ id: await fx.aliasOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/alias_domain/list', input: () => ({}), expect: teamList, listed: (fx) => fx.aliasDomainOfA() },
+  { call: 'GET /api/admin/alias_domain/get', input: async (fx) => ({ id: await fx.aliasDomainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/alias_domain/create', input: async (fx) => ({ alias_domain_id: await fx.emptyDomainOfA(), target_domain_id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/alias_domain/update', input: async (fx) => ({ id: await fx.aliasDomainOfA(), active: 0 }), expect: teamRecord },
+  { call: 'POST /api/admin/alias_domain/delete', input: async (fx) => ({ id: await fx.aliasDomainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/storage/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.storageOfA() },
+  { call: 'GET /api/admin/storage/get', input: async (fx) => ({ id: await fx.storageOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/storage/update', input: async (fx) => ({ id: await fx.storageOfA(), label: 'Mine' }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/storage/summary', input: () => ({}), expect: ownerOnlyOwnAccount },
+  // Capacity is granted or bought, never made or removed by the customer: refused for every customer.
+  { call: 'POST /api/admin/storage/create', input: () => ({ size: 1024 ** 3 }), expect: refusedToCustomers },
+  { call: 'POST /api/admin/storage/delete', input: async (fx) => ({ id: await fx.storageOfA() }), expect: refusedToCustomers },
+
+  // Hosted mail in the operator area.
+  { call: 'POST /api/manage/domain/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/domain/get', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/domain/create', input: (fx) => ({ name: fx.newDomainName(), owner_id: fx.customerAId }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/domain/update', input: async (fx) => ({ id: await fx.domainOfA(), max_mailboxes: 0 }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/domain/delete', input: async (fx) => ({ id: await fx.deletableDomainOfA() }), expect: operatorArea() },
+  { call: 'GET /api/manage/domain/dns', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/email/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/email/update', input: async (fx) => ({ id: await fx.mailboxOfA(), active: 0 }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/email/delete', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: operatorArea('support') },
+  { call: 'GET /api/manage/alias/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/alias/get', input: async (fx) => ({ id: await fx.aliasOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/alias/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), goto: 'someone@example.org' }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/alias/update', input: async (fx) => ({ id: await fx.aliasOfA(), active: 0 }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/alias/delete', input: async (fx) => ({ id: await fx.aliasOfA() }), expect: operatorArea('support') },
+  { call: 'GET /api/manage/alias_domain/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/alias_domain/get', input: async (fx) => ({ id: await fx.aliasDomainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/alias_domain/create', input: async (fx) => ({ alias_domain_id: await fx.emptyDomainOfA(), target_domain_id: await fx.domainOfA() }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/alias_domain/update', input: async (fx) => ({ id: await fx.aliasDomainOfA(), active: 0 }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/alias_domain/delete', input: async (fx) => ({ id: await fx.aliasDomainOfA() }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/storage/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/storage/get', input: async (fx) => ({ id: await fx.storageOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/storage/create', input: (fx) => ({ owner_id: fx.customerAId, size: 1024 ** 3 }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/storage/update', input: async (fx) => ({ id: await fx.storageOfA(), label: 'Changed' }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/storage/delete', input: async (fx) => ({ id: await fx.storageOfA() }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/storage/summary', input: (fx) => ({ user_id: fx.customerAId }), expect: allStaff },
 
   // Guest messages.
   { call: 'GET /api/manage/guest_message/list', input: () => ({}), expect: allStaff },

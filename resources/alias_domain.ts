@@ -1,0 +1,28 @@
+import { defineResource, staff } from './define.js';
+
+const mailStaff = ['superadmin', 'support'] as const;
+
+/** A whole domain delivered onto another domain of the same customer (a@alias → a@target). */
+export const aliasDomain = defineResource({
+  name: 'alias_domain',
+  table: 'alias_domain',
+  view: 'alias_domain_view',
+  owner: 'owner_id',
+  teamScope: 'alias_domain_id',
+  timestamps: true,
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    alias_domain_id: { kind: 'reference', reference: 'domain', required: true, unique: true, writable: 'create', list: true, filter: 'eq' },
+    target_domain_id: { kind: 'reference', reference: 'domain', required: true, list: true, filter: 'eq' },
+    alias_domain_name: { kind: 'text', writable: 'never', list: true },
+    alias_domain_unicode: { kind: 'text', writable: 'never', list: true, search: true },
+    target_domain_name: { kind: 'text', writable: 'never', list: true },
+    target_domain_unicode: { kind: 'text', writable: 'never', list: true, search: true },
+    active: { kind: 'boolean', default: 1, list: true, filter: 'eq' },
+    owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    updated_at: { kind: 'datetime', writable: 'never' },
+  },
+  admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },
+  manage: { listVia: 'query', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineResource, MAX_QUOTA_BYTES, MiB, staff } from './define.js';
+
+/** A local part as Postfix and Dovecot take it: dot-atom, lower case, at most 64 characters. */
+export const localPartPattern = /^[a-z0-9!#$%&'*+=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+=?^_`{|}~-]+)*$/;
+export const localPartSchema = z.string().trim().toLowerCase().min(1).max(64).regex(localPartPattern, 'validation.local_part');
+
+const mailStaff = ['superadmin', 'support'] as const;
+
+/**
+ * A mailbox (`email` in the API): local part at one of the customer's domains, a password
+ * Dovecot verifies, a quota in bytes, an active flag, and the usage Dovecot writes back.
+ */
+export const mailbox = defineResource({
+  name: 'email',
+  table: 'mailbox',
+  view: 'mailbox_view',
+  owner: 'owner_id',
+  teamScope: 'domain_id',
+  timestamps: true,
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    domain_id: { kind: 'reference', reference: 'domain', required: true, writable: 'create', list: true, filter: 'eq' },
+    local_part: { kind: 'text', schema: localPartSchema, required: true, writable: 'create' },
+    address: { kind: 'email', writable: 'never', unique: true, list: true, sortable: true, search: true },
+    address_unicode: { kind: 'text', writable: 'never', list: true, search: true },
+    password: { kind: 'password', writeOnly: true, required: true },
+    name: { kind: 'text', min: 0, max: 128, default: '', list: true, sortable: true, search: true },
+    /** Bytes; defaults to the customer's storage_max. */
+    quota: { kind: 'bytes', min: MiB, max: MAX_QUOTA_BYTES, list: true, sortable: true },
+    active: { kind: 'boolean', default: 1, list: true, filter: 'eq' },
+    used_bytes: { kind: 'bytes', writable: 'never', list: true },
+    used_messages: { kind: 'integer', writable: 'never', list: true },
+    delivery_checked_at: { kind: 'datetime', writable: 'never', list: true },
+    owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    updated_at: { kind: 'datetime', writable: 'never' },
+  },
+  admin: { path: 'email', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },
+  manage: { path: 'email', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
+});

@@ -1,0 +1,27 @@
+import { defineResource, MiB } from './define.js';
+
+const billing = ['superadmin', 'billing'] as const;
+
+/**
+ * A block of mail capacity a customer holds: granted by an operator (or, later, bought in an
+ * order), with an optional expiry. The sum of the customer's mailbox quotas never exceeds
+ * the capacity of their unexpired blocks. Customers read theirs and may only label them.
+ */
+export const storage = defineResource({
+  name: 'storage',
+  table: 'storage',
+  owner: 'owner_id',
+  timestamps: true,
+  defaultSort: { field: 'id', order: 'desc' },
+  fields: {
+    owner_id: { kind: 'reference', reference: 'customer', required: true, writable: 'create', writableIn: 'manage', list: true, filter: 'eq' },
+    size: { kind: 'bytes', min: MiB, max: 2 ** 50, required: true, writableIn: 'manage', list: true, sortable: true },
+    source: { kind: 'enum', choices: ['grant', 'order'], default: 'grant', writable: 'never', list: true, filter: 'eq' },
+    label: { kind: 'text', min: 0, max: 120, default: '', list: true, search: true },
+    expires_at: { kind: 'datetime', writableIn: 'manage', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    updated_at: { kind: 'datetime', writable: 'never' },
+  },
+  admin: { list: 'owner', get: 'owner', update: 'owner' },
+  manage: { list: ['superadmin', 'support', 'billing'], get: ['superadmin', 'support', 'billing'], create: billing, update: billing, delete: billing },
+});

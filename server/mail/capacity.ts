@@ -1,0 +1,82 @@
+/**
+ * Mail capacity: a customer's unexpired storage blocks bound the sum of their mailbox
+ * quotas; storage_max bounds one mailbox, and so may a domain's max_quota. The one place
+ * these rules are checked.
+ */
+import type { Db, Dialect } from '../db/index.js';
+import { AppError, fieldError } from '../core/errors.js';
+import { now } from '../core/time.js';
+
+export interface CapacitySummary {
+  user_id: number;
+  /** Bytes in unexpired blocks. */
+  capacity: number;
+  /** Sum of the quotas of all the customer's mailboxes. */
+  allocated: number;
+  /** Bytes stored in the mailboxes, as Dovecot last reported. */
+  used: number;
+  available: number;
+  storage_max: number;
+  mailboxes: number;
+  active_blocks: number;
+}
+
+export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySummary> {
+  const at = now();
+  const [blocks, quotas, usage, owner] = await Promise.all([
+    db
+      .selectFrom('storage')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('capacity'), eb.fn.countAll<number>().as('count')])
+      .where('owner_id', '=', ownerId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mailbox')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('allocated'), eb.fn.countAll<number>().as('count')])
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mailbox')
+      .innerJoin('mailbox_usage', 'mailbox_usage.address', 'mailbox.address')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('mailbox_usage.bytes'), eb.lit(0)).as('used'))
+      .where('mailbox.owner_id', '=', ownerId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('user').select('storage_max').where('id', '=', ownerId).executeTakeFirst(),
+  ]);
+  const capacity = Number(blocks.capacity);
+  const allocated = Number(quotas.allocated);
+  return {
+    user_id: ownerId,
+    capacity,
+    allocated,
+    used: Number(usage.used),
+    available: Math.max(0, capacity - allocated),
+    storage_max: Number(owner?.storage_max ?? 0),
+    mailboxes: Number(quotas.count),
+    active_blocks: Number(blocks.count),
+  };
+}
+
+/** Serialises capacity decisions of one customer (PostgreSQL; SQLite writes one at a time anyway). */
+export async function lockCustomer(trx: Db, dialect: Dialect, ownerId: number) {
+  if (dialect === 'postgres') await trx.selectFrom('user').select('id').where('id', '=', ownerId).forUpdate().execute();
+}
+
+/** Refuses a mailbox quota the customer's settings, the domain or the capacity do not allow. */
+export async function checkMailboxQuota(
+  trx: Db,
+  dialect: Dialect,
+  request: { ownerId: number; quota: number; previousQuota: number; domainMaxQuota: number },
+) {
+  await lockCustomer(trx, dialect, request.ownerId);
+  const summary = await capacityOf(trx, request.ownerId);
+  if (request.quota > summary.storage_max) throw fieldError('quota', 'validation.quota_above_storage_max', { max: summary.storage_max });
+  if (request.domainMaxQuota > 0 && request.quota > request.domainMaxQuota) {
+    throw fieldError('quota', 'validation.quota_above_domain_max', { max: request.domainMaxQuota });
+  }
+  const needed = request.quota - request.previousQuota;
+  if (needed > 0 && summary.allocated + needed > summary.capacity) {
+    const params = { capacity: summary.capacity, allocated: summary.allocated, available: summary.available, requested: request.quota };
+    throw new AppError('conflict', 'error.capacity_exceeded', params, { quota: { message: 'validation.capacity_exceeded', params } });
+  }
+}

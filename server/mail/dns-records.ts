@@ -1,0 +1,107 @@
+/**
+ * The DNS records a customer publishes for a domain (ownership TXT, MX, SPF, DKIM, DMARC),
+ * and a live check of each against DNS (DNS_SERVERS, or the system's resolvers).
+ */
+import { Resolver } from 'node:dns/promises';
+import type { Config } from '../config.js';
+import type { DomainRow } from '../db/schema.js';
+
+export type RecordKind = 'verification' | 'mx' | 'spf' | 'dkim' | 'dmarc';
+export type RecordStatus = 'ok' | 'missing' | 'wrong' | 'unchecked';
+
+export interface ExpectedRecord {
+  kind: RecordKind;
+  type: 'TXT' | 'MX';
+  /** Where to publish it (punycode, fully qualified). */
+  host: string;
+  value: string;
+  priority?: number;
+}
+
+export interface CheckedRecord extends ExpectedRecord {
+  status: RecordStatus;
+  /** What DNS answers there now (the relevant records). */
+  found: string[];
+  /** Translation key saying what is right or what to fix, with its params. */
+  message: string;
+  params: Record<string, string>;
+}
+
+type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'>;
+
+export const verificationHost = (domain: string) => `_maildesk.${domain}`;
+export const verificationValue = (token: string) => `maildesk-verification=${token}`;
+
+/** The DKIM public key as a DNS TXT value: the base64 of the key's DER, without PEM armour. */
+const dkimKeyData = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+
+export function expectedRecords(domain: DomainKeys, mailHostname: string): ExpectedRecord[] {
+  return [
+    { kind: 'verification', type: 'TXT', host: verificationHost(domain.name), value: verificationValue(domain.verify_token) },
+    { kind: 'mx', type: 'MX', host: domain.name, value: mailHostname, priority: 10 },
+    { kind: 'spf', type: 'TXT', host: domain.name, value: `v=spf1 mx a:${mailHostname} ~all` },
+    { kind: 'dkim', type: 'TXT', host: `${domain.dkim_selector}._domainkey.${domain.name}`, value: `v=DKIM1; k=rsa; p=${dkimKeyData(domain.dkim_public_key)}` },
+    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain.name}` },
+  ];
+}
+
+export function resolverFor(config: Pick<Config, 'dnsServers'>) {
+  const resolver = new Resolver({ timeout: 2000, tries: 2 });
+  if (config.dnsServers.length) resolver.setServers(config.dnsServers);
+  return resolver;
+}
+
+const absent = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.trim().split('=').map((s) => s.trim())).filter((p) => p.length >= 2).map(([k, ...v]) => [k.toLowerCase(), v.join('=')]));
+
+/** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */
+function judge(record: ExpectedRecord, answers: string[]): { relevant: string[]; ok: boolean; multiple?: boolean } {
+  switch (record.kind) {
+    case 'verification':
+      return { relevant: answers.filter((a) => a.startsWith('maildesk-verification=')), ok: answers.includes(record.value) };
+    case 'mx':
+      return { relevant: answers, ok: answers.some((a) => a.replace(/^\d+ /, '').replace(/\.$/, '').toLowerCase() === record.value) };
+    case 'spf': {
+      const spf = answers.filter((a) => /^v=spf1(\s|$)/i.test(a));
+      const host = record.value.split(' ').find((m) => m.startsWith('a:'))!;
+      const ok = spf.length === 1 && spf[0].toLowerCase().split(/\s+/).some((m) => m.replace(/^[+]/, '') === host || m === 'mx');
+      return { relevant: spf, ok, multiple: spf.length > 1 };
+    }
+    case 'dkim': {
+      const dkim = answers.filter((a) => /(^|;)\s*p=/.test(a) || /^v=DKIM1/i.test(a));
+      const expected = tags(record.value).p;
+      return { relevant: dkim, ok: dkim.some((a) => tags(a).p?.replace(/\s+/g, '') === expected) };
+    }
+    case 'dmarc': {
+      const dmarc = answers.filter((a) => /^v=DMARC1/i.test(a));
+      return { relevant: dmarc, ok: dmarc.length === 1 && /^(none|quarantine|reject)$/i.test(tags(dmarc[0]).p ?? '') };
+    }
+  }
+}
+
+async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
+  if (record.type === 'MX') return (await resolver.resolveMx(record.host)).map((mx) => `${mx.priority} ${mx.exchange.toLowerCase()}`);
+  return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
+}
+
+export async function checkRecords(domain: DomainKeys, config: Pick<Config, 'dnsServers' | 'mailHostname'>): Promise<CheckedRecord[]> {
+  const resolver = resolverFor(config);
+  return Promise.all(
+    expectedRecords(domain, config.mailHostname).map(async (record): Promise<CheckedRecord> => {
+      const params = { type: record.type, host: record.host, value: record.priority !== undefined ? `${record.priority} ${record.value}` : record.value };
+      let answers: string[];
+      try {
+        answers = await lookup(resolver, record);
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? 'error';
+        if (absent.has(code)) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
+        return { ...record, status: 'unchecked', found: [], message: 'dns.lookup_failed', params: { ...params, error: code } };
+      }
+      const verdict = judge(record, answers);
+      if (verdict.ok) return { ...record, status: 'ok', found: verdict.relevant, message: 'dns.ok', params };
+      if (verdict.relevant.length === 0) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
+      const message = verdict.multiple ? 'dns.spf_multiple' : 'dns.wrong';
+      return { ...record, status: 'wrong', found: verdict.relevant, message, params: { ...params, found: verdict.relevant.join(' | ') } };
+    }),
+  );
+}

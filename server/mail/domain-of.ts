@@ -1,0 +1,22 @@
+/** The domain a mailbox, alias or alias domain is made in, as the caller may use it. */
+import { AppError, notFound } from '../core/errors.js';
+import type { WriteContext } from '../core/resource-calls.js';
+
+/**
+ * The domain with that id, if the caller's customer owns it (any customer's for operators).
+ * Customers cannot add records to a suspended domain.
+ */
+export async function usableDomain(ctx: WriteContext, domainId: unknown) {
+  let query = ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(domainId));
+  if (ctx.actor.kind === 'customer') query = query.where('owner_id', '=', ctx.actor.customerId);
+  const domain = await query.executeTakeFirst();
+  // Another customer's domain is as good as none: the same answer as for any record not yours.
+  if (!domain) throw notFound();
+  if (ctx.area === 'admin' && domain.status === 'suspended') throw new AppError('forbidden', 'error.domain_suspended', { domain: domain.name_unicode });
+  return domain;
+}
+
+/** A customer-set limit of a domain (0 = none) against how many records it already has. */
+export function checkLimit(limit: number, count: number, message: string, name: string) {
+  if (limit > 0 && count >= limit) throw new AppError('conflict', message, { limit, domain: name });
+}

@@ -1,0 +1,51 @@
+/** Mailboxes: address from local part and domain, Dovecot-verifiable password, quota within capacity. */
+import { fieldError } from '../core/errors.js';
+import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { checkMailboxQuota } from '../mail/capacity.js';
+import { checkLimit, usableDomain } from '../mail/domain-of.js';
+import { hashMailboxPassword } from '../mail/mailbox-password.js';
+
+/** An address is either a mailbox or an alias, never both (the mailbox is its own alias already). */
+export async function refuseAliasClash(ctx: Parameters<NonNullable<ResourceBehaviour['check']>>[1], address: string, table: 'alias' | 'mailbox') {
+  const clash = await ctx.trx.selectFrom(table).select('id').where('address', '=', address).executeTakeFirst();
+  if (clash) throw fieldError('local_part', 'validation.taken');
+}
+
+export const mailboxBehaviour: ResourceBehaviour = {
+  async toRow(input, change, ctx) {
+    const password = typeof input.password === 'string' ? { password_hash: await hashMailboxPassword(input.password) } : {};
+    if (change.op !== 'create') return password;
+    const domain = await usableDomain(ctx, input.domain_id);
+    const owner = await ctx.trx.selectFrom('user').select('storage_max').where('id', '=', domain.owner_id).executeTakeFirstOrThrow();
+    return {
+      ...password,
+      owner_id: domain.owner_id,
+      address: `${input.local_part}@${domain.name}`,
+      address_unicode: `${input.local_part}@${domain.name_unicode}`,
+      quota: input.quota ?? owner.storage_max,
+    };
+  },
+  async check(change, ctx) {
+    if (change.op === 'delete') return;
+    const row = change.after!;
+    const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
+    if (change.op === 'create') {
+      await refuseAliasClash(ctx, String(row.address), 'alias');
+      const { count } = await ctx.trx.selectFrom('mailbox').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
+      checkLimit(domain.max_mailboxes, Number(count), 'error.mailbox_limit', domain.name_unicode);
+    }
+    const previousQuota = change.op === 'update' ? Number(change.before!.quota) : 0;
+    if (change.op === 'create' || Number(row.quota) !== previousQuota) {
+      await checkMailboxQuota(ctx.trx, ctx.services.dialect, {
+        ownerId: Number(row.owner_id),
+        quota: Number(row.quota),
+        previousQuota,
+        domainMaxQuota: Number(domain.max_quota),
+      });
+    }
+  },
+  async after(change, ctx) {
+    // The usage Dovecot reported belongs to this mailbox only; a later one of the same address starts afresh.
+    if (change.op === 'delete') await ctx.trx.deleteFrom('mailbox_usage').where('address', '=', String(change.before!.address)).execute();
+  },
+};

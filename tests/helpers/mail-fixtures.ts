@@ -1,0 +1,42 @@
+/** Mail records made through the API: capacity, domains (verified by an operator), mailboxes, aliases. */
+import crypto from 'node:crypto';
+import type { TestApp } from './app.js';
+import { operatorLogin, type CustomerSession } from './fixtures.js';
+
+export const MiB = 1024 ** 2;
+export const GiB = 1024 ** 3;
+
+export const uniqueDomain = (prefix = 'd') => `${prefix}${crypto.randomBytes(4).toString('hex')}.example`;
+
+async function ok<T = any>(reply: Promise<{ code: number; data: T; message: string; errors?: unknown }>, what: string): Promise<T> {
+  const r = await reply;
+  if (r.code !== 0) throw new Error(`${what} failed: ${r.code} ${r.message} ${JSON.stringify(r.errors ?? '')}`);
+  return r.data;
+}
+
+export function mailFixtures(t: TestApp) {
+  let root: Promise<string> | undefined;
+  const operator = () => (root ??= operatorLogin(t));
+  return {
+    operator,
+    /** An operator grants the customer a capacity block. */
+    async grant(customerId: number, size: number, extra: Record<string, unknown> = {}) {
+      return ok(t.post('/api/manage/storage/create', { owner_id: customerId, size, ...extra }, { token: await operator() }), 'grant');
+    },
+    /** The customer adds a domain; it stays pending. */
+    async pendingDomain(customer: CustomerSession, name = uniqueDomain()) {
+      return ok(t.post('/api/admin/domain/create', { name }, { token: customer.token }), `domain ${name}`);
+    },
+    /** The customer adds a domain and an operator marks it verified (active). */
+    async activeDomain(customer: CustomerSession, name = uniqueDomain()) {
+      const domain = await this.pendingDomain(customer, name);
+      return ok(t.post('/api/manage/domain/update', { id: domain.id, status: 'active' }, { token: await operator() }), 'activate');
+    },
+    async mailbox(token: string, domainId: number, localPart = `u${crypto.randomBytes(3).toString('hex')}`, extra: Record<string, unknown> = {}) {
+      return ok(t.post('/api/admin/email/create', { domain_id: domainId, local_part: localPart, password: 'mailbox-pass-1', quota: MiB, ...extra }, { token }), 'mailbox');
+    },
+    async alias(token: string, domainId: number, goto: string | string[], localPart = `a${crypto.randomBytes(3).toString('hex')}`) {
+      return ok(t.post('/api/admin/alias/create', { domain_id: domainId, local_part: localPart, goto }, { token }), 'alias');
+    },
+  };
+}
