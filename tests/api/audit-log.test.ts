@@ -125,6 +125,27 @@ describe('what is recorded', () => {
     expect(entries[0].after).toEqual({ username: 'root' });
   });
 
+  it('When operators change templates, delete send log entries or guest messages, then each change is recorded', async () => {
+    const client = { ip: someIp(), userAgent: 'Housekeeping/1' };
+    const template = (await t.get('/api/manage/email_template/list', { filter: { key: 'login_code', locale: 'en' } }, { token: root })).data.list[0];
+    await callFrom(client, '/api/manage/email_template/update', { id: template.id, subject: 'Sign-in code {{code}}' }, root);
+    await callFrom(client, '/api/message/send', { name: 'Vis', email: uniqueEmail('v'), content: 'Bye' });
+    const message = (await t.get('/api/manage/guest_message/list', { filter: { ip: client.ip } }, { token: root })).data.list[0];
+    await callFrom(client, '/api/manage/guest_message/delete', { id: message.id }, root);
+    await t.outbox();
+    const sendLog = (await t.get('/api/manage/email_send_log/list', { page_size: 1 }, { token: root })).data.list[0];
+    await callFrom(client, '/api/manage/email_send_log/delete', { id: sendLog.id }, root);
+
+    const entries = await entriesFor({ ip: client.ip, actor_type: 'operator' });
+    expect(entries.map((e) => [e.action, e.target_type, e.target_id])).toEqual([
+      ['update', 'email_template', template.id],
+      ['delete', 'guest_message', message.id],
+      ['delete', 'email_send_log', sendLog.id],
+    ]);
+    expect(entries[0].after).toMatchObject({ subject: 'Sign-in code {{code}}' });
+    expect(entries[1].before).toMatchObject({ content: 'Bye' });
+  });
+
   it('When a visitor writes through the contact form, then it is recorded as anonymous', async () => {
     const client = { ip: someIp(), userAgent: 'Visitor/1' };
     await callFrom(client, '/api/message/send', { name: 'Vis', email: uniqueEmail('v'), content: 'Hi' });
