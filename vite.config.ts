@@ -1,7 +1,20 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  build: { outDir: 'dist/web', emptyOutDir: true },
+  plugins: [react()],
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rollupOptions: {
+      output: {
+        // The code both areas share (react-admin) gets a name that says so, not that of one of its modules.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => id.includes('/node_modules/ra-core/')) ? 'assets/areas-shared-[hash].js' : 'assets/[name]-[hash].js',
+      },
+    },
+  },
   test: {
     globals: true,
     projects: [
@@ -20,6 +33,16 @@ export default defineConfig({
         // Suites that need a service beside Node (npm run test:redis); not part of npm test.
         extends: true,
         test: { name: 'services', include: ['tests/services/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['tests/web/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['tests/web/setup.ts'],
+          testTimeout: 15_000,
+        },
       },
     ],
   },

@@ -1,0 +1,20 @@
+/**
+ * The app's HTTP clients: public calls (empty Authentication header) and one per area with
+ * that area's stored session. Every failure but 20000 shows the WARNING alert with the
+ * translated server message; 20000 resets the area's stored session.
+ */
+import { customerSession, operatorSession } from '../authProvider/session';
+import { alert } from '../dialogs/store';
+import { currentLocale, translate } from '../i18n';
+import { createHttpClient } from './client';
+import type { ApiError } from './errors';
+
+export function reportError(error: ApiError) {
+  void alert('WARNING', translate(error.message, { _: error.message, ...error.params }));
+}
+
+const common = { onError: reportError, getLocale: currentLocale };
+
+export const publicApi = createHttpClient({ ...common, getToken: () => '' });
+export const customerApi = createHttpClient({ ...common, getToken: customerSession.token, onSessionReset: customerSession.reset });
+export const operatorApi = createHttpClient({ ...common, getToken: operatorSession.token, onSessionReset: operatorSession.reset });

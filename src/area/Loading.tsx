@@ -1,0 +1,6 @@
+/** What an area shows while it checks the session: the progress bar only. */
+import { ProgressBar } from './ProgressBar';
+
+export function AreaLoading() {
+  return <ProgressBar className="area-loading" />;
+}

@@ -1,0 +1,40 @@
+/** Translation of react-admin's parameters into the API's list vocabulary and write bodies. */
+import type { GetListParams } from 'ra-core';
+import { acceptsField, type Screen } from '../screens/registry';
+import type { Params } from '../api/client';
+
+/** page, page_size, sort, order, filter (without empty values) and the free-text q. */
+export function toListParams(params: Partial<Pick<GetListParams, 'pagination' | 'sort' | 'filter'>>): Params {
+  const { q, ...rest } = (params.filter ?? {}) as Record<string, unknown>;
+  const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  const out: Params = {
+    page: params.pagination?.page ?? 1,
+    page_size: Math.min(100, params.pagination?.perPage ?? 20),
+  };
+  if (params.sort?.field) {
+    out.sort = params.sort.field;
+    out.order = params.sort.order === 'ASC' ? 'asc' : 'desc';
+  }
+  if (Object.keys(filter).length) out.filter = filter;
+  if (typeof q === 'string' && q.trim() !== '') out.q = q.trim();
+  return out;
+}
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * What a form sends: only fields the API accepts (writable, declared), on update only those
+ * that changed, and no empty value (an empty password keeps the current one; the API has no
+ * field that may be emptied).
+ */
+export function changedFields(screen: Pick<Screen, 'declaration' | 'area'>, data: Record<string, unknown>, previous?: Record<string, unknown>): Params {
+  const out: Params = {};
+  for (const [name, field] of Object.entries(screen.declaration.fields)) {
+    if (!acceptsField(field, screen.area, previous ? 'update' : 'create') || !(name in data)) continue;
+    const value = data[name];
+    if (isEmpty(value)) continue;
+    if (previous && !field.writeOnly && JSON.stringify(previous[name] ?? null) === JSON.stringify(value)) continue;
+    out[name] = value;
+  }
+  return out;
+}

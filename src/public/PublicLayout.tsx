@@ -1,0 +1,62 @@
+/** The frame of the public pages: brand, links, language switch. */
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import MailOutlineIcon from '@mui/icons-material/MailOutline';
+import { Link, Outlet } from 'react-router-dom';
+import { locales, type Locale } from '../i18n';
+import { usePublicI18n } from './usePublicI18n';
+
+export function LocaleSwitch() {
+  const { locale, setLocale } = usePublicI18n();
+  return (
+    <Select
+      size="small"
+      variant="standard"
+      value={locale}
+      onChange={(e) => void setLocale(e.target.value as Locale)}
+      inputProps={{ 'aria-label': 'language', className: 'locale-switch' }}
+      sx={{ color: 'inherit', '& .MuiSvgIcon-root': { color: 'inherit' }, '&:before, &:after': { display: 'none' } }}
+    >
+      {locales.map((l) => (
+        <MenuItem key={l.locale} value={l.locale}>
+          {l.name}
+        </MenuItem>
+      ))}
+    </Select>
+  );
+}
+
+export function PublicLayout() {
+  const { t } = usePublicI18n();
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'grey.50' }}>
+      <AppBar position="static" elevation={0}>
+        <Toolbar sx={{ gap: 1 }}>
+          <MailOutlineIcon />
+          <Typography variant="h6" component={Link} to="/" sx={{ color: 'inherit', textDecoration: 'none', flexGrow: 1 }}>
+            Maildesk
+          </Typography>
+          <Button color="inherit" component={Link} to="/login">
+            {t('app.nav.login')}
+          </Button>
+          <Button color="inherit" component={Link} to="/register">
+            {t('app.nav.register')}
+          </Button>
+          <LocaleSwitch />
+        </Toolbar>
+      </AppBar>
+      <Container component="main" maxWidth="lg" sx={{ flexGrow: 1, py: 4 }}>
+        <Outlet />
+      </Container>
+      <Box component="footer" sx={{ py: 2, textAlign: 'center', color: 'text.secondary', fontSize: 13 }}>
+        © Maildesk · <Link to="/login-manage">{t('app.nav.operator_area')}</Link>
+      </Box>
+    </Box>
+  );
+}

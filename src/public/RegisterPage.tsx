@@ -1,0 +1,41 @@
+/** /register: create an account; a verification code is e-mailed, entered on /verify. */
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { publicApi } from '../api/clients';
+import { FormCard } from './FormCard';
+import { useApiForm } from './useApiForm';
+import { usePublicI18n } from './usePublicI18n';
+
+export function RegisterPage() {
+  const { t } = usePublicI18n();
+  const navigate = useNavigate();
+  const form = useApiForm({ email: '', username: '', password: '', confirm: '' });
+
+  const submit = form.submit(async ({ email, username, password, confirm }) => {
+    if (password !== confirm) return form.setErrors({ confirm: t('app.profile.mismatch') });
+    await publicApi({ method: 'POST', path: '/api/admin/login/register', params: { email, password, ...(username ? { username } : {}) } });
+    navigate(`/verify?email=${encodeURIComponent(email.trim().toLowerCase())}`, { state: { sent: true } });
+  });
+
+  return (
+    <FormCard title={t('app.register.title')} subtitle={t('app.register.intro')} className="register-page">
+      <Box component="form" onSubmit={submit} noValidate>
+        <TextField {...form.field('email')} label={t('app.auth.email')} type="email" autoComplete="email" fullWidth margin="dense" required />
+        <TextField {...form.field('username')} label={t('app.register.username')} autoComplete="nickname" fullWidth margin="dense" />
+        <TextField {...form.field('password')} label={t('app.auth.password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
+        <TextField {...form.field('confirm')} label={t('app.profile.confirm_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
+        <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
+          {t('app.register.submit')}
+        </Button>
+      </Box>
+      <Box sx={{ mt: 2, fontSize: 14 }}>
+        <Link component={RouterLink} to="/login">
+          {t('app.register.have_account')}
+        </Link>
+      </Box>
+    </FormCard>
+  );
+}

@@ -1,0 +1,88 @@
+/** A resource's list, derived from its declaration: columns, sorting, filters, search, paging on the server. */
+import { CreateButton, DataTable, FilterButton, List, Pagination, TopToolbar, useCanAccess, type RaRecord } from 'react-admin';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import EditIcon from '@mui/icons-material/Edit';
+import { Button } from 'react-admin';
+import { Link } from 'react-router-dom';
+import type { Screen } from './registry';
+import { allows, visibleFields } from './registry';
+import { FieldView } from './fields';
+import { filtersOf } from './filters';
+import { useScreenPaths } from './paths';
+import { DeleteRecordButton } from './DeleteRecordButton';
+
+/** Create, update (?id=) or view (?id=) pages a screen has. */
+export function pagesOf(screen: Screen) {
+  const update = allows(screen, 'update');
+  return { form: update || allows(screen, 'create'), update, view: allows(screen, 'get') && !update };
+}
+
+function Actions({ canCreate, hasFilters }: { canCreate: boolean; hasFilters: boolean }) {
+  return (
+    <TopToolbar>
+      {hasFilters && <FilterButton />}
+      {canCreate && <CreateButton />}
+    </TopToolbar>
+  );
+}
+
+function RowButtons({ record, screen, canEdit, canDelete }: { record?: RaRecord; screen: Screen; canEdit: boolean; canDelete: boolean }) {
+  const paths = useScreenPaths(screen.name);
+  const pages = pagesOf(screen);
+  if (!record) return null;
+  const stop = (e: React.MouseEvent) => e.stopPropagation();
+  return (
+    <span style={{ display: 'inline-flex', gap: 4, whiteSpace: 'nowrap' }}>
+      {pages.view && (
+        <Button component={Link} to={paths.view(record.id)} label="ra.action.show" onClick={stop}>
+          <VisibilityIcon />
+        </Button>
+      )}
+      {pages.update && canEdit && (
+        <Button component={Link} to={paths.update(record.id)} label="ra.action.edit" onClick={stop}>
+          <EditIcon />
+        </Button>
+      )}
+      {canDelete && <DeleteRecordButton />}
+    </span>
+  );
+}
+
+export function ScreenList({ screen }: { screen: Screen }) {
+  const { declaration } = screen;
+  const paths = useScreenPaths(screen.name);
+  const pages = pagesOf(screen);
+  const edit = useCanAccess({ resource: screen.name, action: 'edit' });
+  const remove = useCanAccess({ resource: screen.name, action: 'delete' });
+  const create = useCanAccess({ resource: screen.name, action: 'create' });
+  const canEdit = pages.update && edit.canAccess === true;
+  const canDelete = allows(screen, 'delete') && remove.canAccess === true;
+  const canCreate = allows(screen, 'create') && create.canAccess === true;
+  const filters = filtersOf(declaration);
+  const sort = declaration.defaultSort ?? { field: 'id', order: 'desc' };
+  const columns = visibleFields(declaration).filter(([, f]) => f.list);
+  const rowClick = (id: RaRecord['id']) => (canEdit ? paths.update(id) : pages.view ? paths.view(id) : false);
+
+  return (
+    <List
+      sort={{ field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' }}
+      filters={filters}
+      perPage={20}
+      pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
+      exporter={false}
+      actions={<Actions canCreate={canCreate} hasFilters={filters.length > 1} />}
+    >
+      <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`}>
+        <DataTable.Col source="id" />
+        {columns.map(([name, field]) => (
+          <DataTable.Col key={name} source={name} disableSort={!field.sortable}>
+            <FieldView name={name} field={field} />
+          </DataTable.Col>
+        ))}
+        {(pages.view || canEdit || canDelete) && (
+          <DataTable.Col label=" " render={(record) => <RowButtons record={record as RaRecord} screen={screen} canEdit={canEdit} canDelete={canDelete} />} />
+        )}
+      </DataTable>
+    </List>
+  );
+}

@@ -1,0 +1,56 @@
+/** How a declared field reads in lists and detail pages, by its kind. */
+import { BooleanField, DateField, FunctionField, NumberField, TextField, useLocaleState, useTranslate } from 'react-admin';
+import Typography from '@mui/material/Typography';
+import type { Field } from '../../resources/define';
+import { formatBytes } from './bytes';
+
+export interface FieldProps {
+  name: string;
+  field: Field;
+  /** Detail pages show long texts in full. */
+  full?: boolean;
+}
+
+export const enumLabelKey = (name: string, value: unknown) => `app.enum.${name}.${String(value)}`;
+
+function EnumText({ name, value }: { name: string; value: unknown }) {
+  const translate = useTranslate();
+  return <>{value === null || value === undefined ? '' : translate(enumLabelKey(name, value), { _: String(value) })}</>;
+}
+
+function Json({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return null;
+  return (
+    <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+      {JSON.stringify(value, null, 2)}
+    </Typography>
+  );
+}
+
+/** Dates in the reader's language, not the browser's. */
+function DateTime({ name }: { name: string }) {
+  const [locale] = useLocaleState();
+  return <DateField source={name} showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />;
+}
+
+export function FieldView({ name, field, full }: FieldProps) {
+  switch (field.kind) {
+    case 'boolean':
+      return <BooleanField source={name} looseValue />;
+    case 'enum':
+      return <FunctionField source={name} render={(record) => <EnumText name={name} value={record[name]} />} />;
+    case 'datetime':
+      return <DateTime name={name} />;
+    case 'bytes':
+      return <FunctionField source={name} render={(record) => formatBytes(record[name])} />;
+    case 'integer':
+    case 'reference':
+      return <NumberField source={name} options={{ useGrouping: false }} />;
+    case 'json':
+      return <FunctionField source={name} render={(record) => <Json value={record[name]} />} />;
+    case 'longtext':
+      return <TextField source={name} sx={full ? { whiteSpace: 'pre-wrap' } : { display: 'block', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} />;
+    default:
+      return <TextField source={name} />;
+  }
+}

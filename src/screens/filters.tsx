@@ -1,0 +1,45 @@
+/** The list filters of a declaration: free-text search, exact values, and from/to ranges. */
+import { DateInput, NumberInput, SearchInput, SelectInput, TextInput } from 'react-admin';
+import type { ReactElement } from 'react';
+import type { ResourceDeclaration } from '../../resources/define';
+import { enumLabelKey } from './fields';
+
+export function filtersOf(declaration: ResourceDeclaration): ReactElement[] {
+  const filters: ReactElement[] = [];
+  if (Object.values(declaration.fields).some((f) => f.search)) filters.push(<SearchInput key="q" source="q" alwaysOn />);
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    if (field.filter === 'range' && field.kind === 'datetime') {
+      filters.push(<DateInput key={`${name}_gte`} source={`${name}_gte`} label="app.list.from" parse={startOfDay} />);
+      filters.push(<DateInput key={`${name}_lte`} source={`${name}_lte`} label="app.list.to" parse={endOfDay} />);
+      continue;
+    }
+    if (field.filter !== 'eq') continue;
+    if (field.kind === 'enum') {
+      filters.push(<SelectInput key={name} source={name} choices={(field.choices ?? []).map((c) => ({ id: c, name: enumLabelKey(name, c) }))} />);
+    } else if (field.kind === 'boolean') {
+      filters.push(
+        <SelectInput
+          key={name}
+          source={name}
+          choices={[
+            { id: 1, name: 'ra.boolean.true' },
+            { id: 0, name: 'ra.boolean.false' },
+          ]}
+        />,
+      );
+    } else if (field.kind === 'integer' || field.kind === 'reference') {
+      filters.push(<NumberInput key={name} source={name} />);
+    } else {
+      filters.push(<TextInput key={name} source={name} />);
+    }
+  }
+  return filters;
+}
+
+/** A date chosen as "from" means from its first moment, "to" up to its last (in the reader's time zone). */
+function startOfDay(value: string) {
+  return value ? new Date(`${value}T00:00:00`).toISOString() : value;
+}
+function endOfDay(value: string) {
+  return value ? new Date(`${value}T23:59:59.999`).toISOString() : value;
+}
