@@ -25,6 +25,8 @@ export const limits = {
 export interface CounterStore {
   /** Adds one to the counter and returns the new count and the seconds until it resets. */
   increment(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
+  /** The counter as it is (0 when none runs). */
+  peek(key: string): Promise<{ count: number; resetInSeconds: number }>;
   close(): Promise<void>;
 }
 
@@ -41,24 +43,44 @@ export class MemoryCounterStore implements CounterStore {
     entry.count += 1;
     return { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - nowMs) / 1000) };
   }
+  async peek(key: string) {
+    const entry = this.counters.get(key);
+    const nowMs = Date.now();
+    if (!entry || entry.resetAt <= nowMs) return { count: 0, resetInSeconds: 0 };
+    return { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - nowMs) / 1000) };
+  }
   private sweep(nowMs: number) {
     for (const [key, entry] of this.counters) if (entry.resetAt <= nowMs) this.counters.delete(key);
   }
   async close() {}
 }
 
+type LimitName = keyof typeof limits;
+const refusal = (retryAfter: number) => new AppError('rateLimited', 'error.rate_limited', { retry_after: retryAfter });
+
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
 
   /** Counts one call against each (limit, key) pair; refuses when any is over. */
-  async hit(...checks: [limitName: keyof typeof limits, key: string][]): Promise<void> {
+  async hit(...checks: [limitName: LimitName, key: string][]): Promise<void> {
     for (const [name, key] of checks) {
-      const limit = limits[name];
-      const { count, resetInSeconds } = await this.store.increment(`${name}:${key}`, limit.windowSeconds);
-      if (count > limit.max) {
-        throw new AppError('rateLimited', 'error.rate_limited', { retry_after: resetInSeconds });
-      }
+      const { count, resetInSeconds } = await this.store.increment(`${name}:${key}`, limits[name].windowSeconds);
+      if (count > limits[name].max) throw refusal(resetInSeconds);
     }
+  }
+
+  /**
+   * Before a password is checked: every attempt counts against the IP, but only failures
+   * (see failedSignIn) against the account, so that its owner signing in often is no attack.
+   */
+  async beforeSignIn(account: string, ip: string): Promise<void> {
+    await this.hit(['signInPerIp', ip]);
+    const { count, resetInSeconds } = await this.store.peek(`signInPerAccount:${account}`);
+    if (count >= limits.signInPerAccount.max) throw refusal(resetInSeconds);
+  }
+
+  async failedSignIn(account: string): Promise<void> {
+    await this.store.increment(`signInPerAccount:${account}`, limits.signInPerAccount.windowSeconds);
   }
 
   close() {

@@ -20,6 +20,10 @@ export async function redisCounterStore(url: string): Promise<CounterStore> {
       })) as [number, number];
       return { count, resetInSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
     },
+    async peek(key) {
+      const [count, ttl] = await Promise.all([client.get(`maildesk:rate:${key}`), client.pTTL(`maildesk:rate:${key}`)]);
+      return { count: Number(count ?? 0), resetInSeconds: Math.max(0, Math.ceil(ttl / 1000)) };
+    },
     async close() {
       await client.quit();
     },

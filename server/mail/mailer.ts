@@ -28,6 +28,9 @@ export interface Mailer {
   idle(): Promise<void>;
 }
 
+/** Template parameters that never reach the send log. */
+const secretParams = ['code'];
+
 export function render(text: string, params: Record<string, string | number>): string {
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
@@ -61,6 +64,8 @@ export function createMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'
     const template = row ?? defaultTemplates[mail.key][mail.locale];
     const params = { url: config.publicUrl, email: mail.to, ...mail.params };
     const subject = render(template.subject, params);
+    // The send log is read by every operator role: a live code in it would open the account.
+    const loggedSubject = render(template.subject, { ...params, ...Object.fromEntries(secretParams.map((name) => [name, '••••••'])) });
     let status: 'sent' | 'failed' = 'sent';
     let error: string | null = null;
     let messageId: string | null = null;
@@ -83,7 +88,7 @@ export function createMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'
         template_key: mail.key,
         locale: mail.locale,
         recipient: mail.to,
-        subject,
+        subject: loggedSubject,
         status,
         transport: config.smtpUrl ? 'smtp' : 'outbox',
         error,

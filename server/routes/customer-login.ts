@@ -177,9 +177,11 @@ export const customerLoginCalls = [
     summary: 'Sign in with e-mail and password; answers with a session.',
     input: z.object({ email, password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
-      await ctx.services.limiter.hit(['signInPerAccount', input.email], ['signInPerIp', ctx.ip]);
+      const { limiter } = ctx.services;
+      await limiter.beforeSignIn(input.email, ctx.ip);
       const account = await accountByEmail(ctx, input.email);
       if (!(await verifyPassword(account?.password_hash, input.password)) || !account) {
+        await limiter.failedSignIn(input.email);
         return refuseSignIn(ctx, input.email, account, 'password');
       }
       if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');

@@ -68,9 +68,13 @@ export const customerMeCalls = [
     summary: 'Change the password (the current one is required); ends every other session.',
     input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128) }),
     async handler(input, ctx) {
-      await ctx.services.limiter.hit(['signInPerAccount', ctx.actor.email], ['signInPerIp', ctx.ip]);
-      const { password_hash } = await ctx.services.db.selectFrom('user').select('password_hash').where('id', '=', ctx.actor.accountId).executeTakeFirstOrThrow();
-      if (!(await verifyPassword(password_hash, input.old_password))) throw fieldError('old_password', 'validation.wrong_password');
+      const { db, limiter } = ctx.services;
+      await limiter.beforeSignIn(ctx.actor.email, ctx.ip);
+      const { password_hash } = await db.selectFrom('user').select('password_hash').where('id', '=', ctx.actor.accountId).executeTakeFirstOrThrow();
+      if (!(await verifyPassword(password_hash, input.old_password))) {
+        await limiter.failedSignIn(ctx.actor.email);
+        throw fieldError('old_password', 'validation.wrong_password');
+      }
       const result = await updateOwn(ctx, 'update_password', { password_hash: await hashPassword(input.password) }, {});
       await revokeSessionsOf(ctx.services.db, 'customer', [ctx.actor.accountId], ctx.actor.sessionId);
       return result;

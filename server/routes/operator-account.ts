@@ -21,9 +21,10 @@ export const operatorAccountCalls = [
     input: z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { db, config, limiter } = ctx.services;
-      await limiter.hit(['signInPerAccount', `operator:${input.username}`], ['signInPerIp', ctx.ip]);
+      await limiter.beforeSignIn(`operator:${input.username}`, ctx.ip);
       const operator = await db.selectFrom('admin').selectAll().where('username', '=', input.username).executeTakeFirst();
       if (!(await verifyPassword(operator?.password_hash, input.password)) || !operator) {
+        await limiter.failedSignIn(`operator:${input.username}`);
         await audit(db, ctx, { action: 'login_failed', targetType: 'operator', targetId: operator?.id ?? null, after: { username: input.username } });
         throw new AppError('badCredentials', 'error.bad_credentials');
       }
@@ -65,9 +66,12 @@ export const operatorAccountCalls = [
     input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
-      await limiter.hit(['signInPerAccount', `operator:${ctx.actor.username}`], ['signInPerIp', ctx.ip]);
+      await limiter.beforeSignIn(`operator:${ctx.actor.username}`, ctx.ip);
       const { password_hash } = await db.selectFrom('admin').select('password_hash').where('id', '=', ctx.actor.id).executeTakeFirstOrThrow();
-      if (!(await verifyPassword(password_hash, input.old_password))) throw fieldError('old_password', 'validation.wrong_password');
+      if (!(await verifyPassword(password_hash, input.old_password))) {
+        await limiter.failedSignIn(`operator:${ctx.actor.username}`);
+        throw fieldError('old_password', 'validation.wrong_password');
+      }
       const newHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('admin').set({ password_hash: newHash, updated_at: now() }).where('id', '=', ctx.actor.id).execute();

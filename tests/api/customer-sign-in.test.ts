@@ -161,3 +161,23 @@ describe('language of e-mails', () => {
     expect(bad).toMatchObject({ code: 40000, errors: { locale: { message: 'validation.invalid_choice' } } });
   });
 });
+
+describe('codes stay with their owner', () => {
+  it('When a code is mailed, then the send log that operators read shows the subject without the code', async () => {
+    const email = uniqueEmail('masked');
+    await t.post('/api/admin/login/register', { email, password: 'a-good-password' });
+    const code = await t.lastCode(email);
+    const { token } = (await t.post('/api/manage/login/login', { username: 'root', password: 'root-password-1' })).data;
+    const log = await t.get('/api/manage/email_send_log/list', { filter: { recipient: email } }, { token });
+    expect(log.data.list).toHaveLength(1);
+    expect(log.data.list[0].subject).toBe('Your Maildesk verification code: ••••••');
+    expect(JSON.stringify(log.data)).not.toContain(code);
+  });
+
+  it('When the owner signs in often with the right password, then that does not use up the attempts', async () => {
+    const customer = await signUpCustomer(t);
+    for (let i = 0; i < 12; i++) {
+      expect((await t.post('/api/admin/login/login', { email: customer.email, password: customer.password }, { ip: someIp() })).code).toBe(0);
+    }
+  });
+});
