@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resources } from '../../resources/index.js';
+import { resources, type ResourceDeclaration } from '../../resources/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -31,7 +31,7 @@ async function indexesOf(table: string): Promise<string[][]> {
 
 it('When a list may be sorted or filtered by a field, then an index starts with that field (or the owner and that field)', async () => {
   const missing: string[] = [];
-  for (const resource of resources) {
+  for (const resource of resources as readonly ResourceDeclaration[]) {
     const indexes = await indexesOf(resource.table);
     const scopeColumns = [resource.owner, ...Object.keys(resource.where ?? {})].filter(Boolean) as string[];
     const leads = (column: string) =>
