@@ -3,7 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
+
+// Starting a process that compiles TypeScript as it loads is slow on a busy 2-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-start-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -18,7 +21,7 @@ async function startServer() {
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 80_000);
     child.stdout.on('data', () => {
       const match = /running at (http:\/\/\S+)/.exec(output);
       if (match && /sign in|already exist/i.test(output)) {
