@@ -1,0 +1,68 @@
+/** A plain SMTP client that reports every reply code, so that tests can see where a message was refused. */
+import net from 'node:net';
+
+export interface SmtpResult {
+  /** Accepted for delivery (250 after DATA). */
+  accepted: boolean;
+  /** Every reply, "code text", in order. */
+  replies: string[];
+  /** The first refusal, if any (e.g. "550 5.1.1 …"). */
+  refused?: string;
+}
+
+export async function smtpSend(port: number, envelope: { from: string; to: string[]; size?: number }, message: string): Promise<SmtpResult> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  const replies: string[] = [];
+  let buffer = '';
+  const waiting: ((line: string) => void)[] = [];
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\r\n')) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (/^\d{3} /.test(line)) waiting.shift()?.(line);
+    }
+  });
+  const reply = () => new Promise<string>((resolve, reject) => {
+    waiting.push(resolve);
+    socket.once('error', reject);
+  });
+  const send = async (command: string) => {
+    const next = reply();
+    socket.write(`${command}\r\n`);
+    const line = await next;
+    replies.push(line);
+    return line;
+  };
+  const ok = (line: string) => /^[23]/.test(line);
+  try {
+    replies.push(await reply());
+    await send('EHLO client.test');
+    const mailFrom = await send(`MAIL FROM:<${envelope.from}>${envelope.size ? ` SIZE=${envelope.size}` : ''}`);
+    if (!ok(mailFrom)) return { accepted: false, replies, refused: mailFrom };
+    let anyRecipient = false;
+    let refused: string | undefined;
+    for (const to of envelope.to) {
+      const line = await send(`RCPT TO:<${to}>`);
+      if (ok(line)) anyRecipient = true;
+      else refused ??= line;
+    }
+    if (!anyRecipient) {
+      await send('QUIT');
+      return { accepted: false, replies, refused };
+    }
+    await send('DATA');
+    const body = message.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..');
+    const done = await send(`${body}\r\n.`);
+    await send('QUIT');
+    return { accepted: ok(done), replies, refused: refused ?? (ok(done) ? undefined : done) };
+  } finally {
+    socket.destroy();
+  }
+}
+
+export function message(from: string, to: string, subject: string, body = 'Hello from the Maildesk mail-server suite.') {
+  return `From: <${from}>\nTo: <${to}>\nSubject: ${subject}\nMessage-ID: <${Date.now()}.${Math.random().toString(36).slice(2)}@client.test>\nDate: ${new Date().toUTCString()}\n\n${body}\n`;
+}
