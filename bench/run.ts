@@ -3,40 +3,20 @@
  * rows and a hundred thousand customers. Writes bench/results/api-lists[-postgres].json.
  * DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh database, dropped afterwards).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../server/config.js';
 import { startMaildesk } from '../server/start.js';
+import { freshPostgresDatabase } from '../tests/helpers/postgres.js';
 
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-async function postgresDatabase(serverUrl: string) {
-  const name = `maildesk_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = new pg.Client({ connectionString: serverUrl });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await again.end();
-    },
-  };
-}
-
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-bench-'));
-const pgDatabase = process.env.DATABASE_URL ? await postgresDatabase(process.env.DATABASE_URL) : undefined;
+const pgDatabase = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'maildesk_bench') : undefined;
 const config = loadConfig({ DATA_DIR: dataDir, ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'bench-password', ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}) });
 const maildesk = await startMaildesk(config);
 const { app, services } = maildesk;

@@ -2,35 +2,15 @@
  * The real app, in-process, on a database of its own: a temporary SQLite file, or a fresh
  * PostgreSQL database when DATABASE_URL names a server (dropped again on close).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../server/config.js';
 import { startMaildesk } from '../../server/start.js';
 import { readOutbox } from './outbox.js';
+import { freshPostgresDatabase } from './postgres.js';
 
 export const ROOT = { username: 'root', password: 'root-password-1' };
-
-async function freshPostgresDatabase(serverUrl: string) {
-  const name = `maildesk_t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = new pg.Client({ connectionString: serverUrl });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await again.end();
-    },
-  };
-}
 
 export interface CallOptions {
   token?: string;
