@@ -53,7 +53,9 @@ async function inject(method: 'GET' | 'POST', url: string, body: unknown, token:
   return parsed.data;
 }
 const operatorToken = (await inject('POST', '/api/manage/login/login', { username: 'bench', password: 'bench-password' }, '')).token as string;
-const customerToken = (await inject('POST', '/api/admin/login/login', { email: 'customer4243@bench.example', password: 'bench-password' }, '')).token as string;
+// A verified (odd-numbered) seeded customer.
+const customerNumber = Math.min(4243, CUSTOMERS % 2 === 0 ? CUSTOMERS - 1 : CUSTOMERS);
+const customerToken = (await inject('POST', '/api/admin/login/login', { email: `customer${customerNumber}@bench.example`, password: 'bench-password' }, '')).token as string;
 
 const scenarios: { name: string; url: string; body: Record<string, unknown>; token: string }[] = [
   { name: 'operator: newest log entries (page 1 of 20)', url: '/api/manage/log/list', body: {}, token: operatorToken },
