@@ -12,7 +12,7 @@ export const catchAllLocalPart = z
   .refine((s) => s === '' || localPartPattern.test(s), 'validation.local_part');
 
 /** One or more destination addresses: a list, or text separated by commas, spaces or lines. */
-export const destinationsSchema = z.union([z.string().max(25_000), z.array(z.string().max(254)).max(100)]);
+export const destinationsSchema = z.union([z.string().max(25_000), z.array(z.string().max(254)).max(1000)]);
 
 const mailStaff = ['superadmin', 'support'] as const;
 
