@@ -45,7 +45,7 @@ function QuietAfterAlert({ children }: { children: ReactNode }) {
 export function areaLayout(menu: () => ReactNode) {
   return function AreaLayout({ children }: { children: ReactNode }) {
     return (
-      <Layout appBar={AreaAppBar} menu={menu as never}>
+      <Layout appBar={AreaAppBar} menu={menu as never} sx={{ '& .RaLayout-content': { minWidth: 0 } }}>
         <QuietAfterAlert>{children}</QuietAfterAlert>
       </Layout>
     );

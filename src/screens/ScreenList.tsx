@@ -70,9 +70,10 @@ export function ScreenList({ screen }: { screen: Screen }) {
       perPage={20}
       pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
       exporter={false}
+      sx={{ '& .RaList-content': { overflowX: 'auto' } }}
       actions={<Actions canCreate={canCreate} hasFilters={filters.length > 1} />}
     >
-      <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`}>
+      <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <DataTable.Col source="id" />
         {columns.map(([name, field]) => (
           <DataTable.Col key={name} source={name} disableSort={!field.sortable}>

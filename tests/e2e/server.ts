@@ -1,0 +1,78 @@
+/** Starts the built app (node dist/server/main.js, as `npm start` does after building) for the browser tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    operator: { username: string; password: string };
+  }
+}
+
+const operator = { username: 'root', password: 'root-password-1' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${log()}`);
+    try {
+      if ((await fetch(`${url}/api/openapi.json`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the app did not start:\n${log()}`);
+}
+
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync('dist/server/main.js') || !fs.existsSync('dist/web/index.html')) {
+    throw new Error('Build first: npm run build (npm run test:e2e does it)');
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-e2e-'));
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_USERNAME: operator.username,
+      ADMIN_PASSWORD: operator.password,
+      LOG_LEVEL: 'warn',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilUp(baseUrl, child, () => output);
+  project.provide('baseUrl', baseUrl);
+  project.provide('dataDir', dataDir);
+  project.provide('operator', operator);
+
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
