@@ -70,6 +70,8 @@ export interface AreaConfig<A> extends Access<A> {
   path?: string;
   /** Whether list takes its parameters as a query string (GET) or a JSON body (POST). */
   listVia?: 'query' | 'body';
+  /** What a call does beyond the obvious, for the OpenAPI description. */
+  notes?: Partial<Record<Operation, string>>;
   /** UI only: the screen's path segment in this area when it differs from the API's (e.g. /admin/admin lists /api/admin/user). */
   page?: string;
 }

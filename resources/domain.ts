@@ -45,6 +45,17 @@ export const domain = defineResource({
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
-  admin: { list: 'team', get: 'team', create: 'owner', update: 'team', delete: 'owner' },
+  admin: {
+    list: 'team',
+    get: 'team',
+    create: 'owner',
+    update: 'team',
+    delete: 'owner',
+    notes: {
+      create: 'The name may be Unicode (IDN): stored as punycode in `name`, shown in `name_unicode`. It stays pending until verified (domain/verify); a DKIM key pair is made with it.',
+      update: 'Customers change only the note; status and limits are set by operators.',
+      delete: 'Refused while the domain has mailboxes, aliases or alias domains.',
+    },
+  },
   manage: { list: staff, get: staff, create: ['superadmin', 'support'], update: ['superadmin', 'support'], delete: superadminOnly },
 });

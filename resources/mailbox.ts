@@ -36,6 +36,18 @@ export const mailbox = defineResource({
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
-  admin: { path: 'email', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },
+  admin: {
+    path: 'email',
+    list: 'team',
+    get: 'team',
+    create: 'team',
+    update: 'team',
+    delete: 'team',
+    notes: {
+      list: 'Each mailbox carries used_bytes and used_messages as Dovecot last wrote them.',
+      create: "quota defaults to the customer's storage_max; it may not exceed storage_max, the domain's max_quota, or the capacity left in unexpired storage blocks (error.capacity_exceeded).",
+      update: 'Name, quota (same rules as create), active (a deactivated mailbox stops receiving and logging in at once), password. Added beside update_password for the edit screen.',
+    },
+  },
   manage: { path: 'email', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
 });

@@ -22,6 +22,11 @@ export const storage = defineResource({
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
-  admin: { list: 'owner', get: 'owner', update: 'owner' },
+  admin: {
+    list: 'owner',
+    get: 'owner',
+    update: 'owner',
+    notes: { update: 'The customer may change only the label; size, expiry and owner are the provider\'s (create and delete are refused here).' },
+  },
   manage: { list: ['superadmin', 'support', 'billing'], get: ['superadmin', 'support', 'billing'], create: billing, update: billing, delete: billing },
 });

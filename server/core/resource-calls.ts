@@ -83,7 +83,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: config.listVia === 'query' ? 'GET' : 'POST',
-              summary: `List ${resource.name} records (page, page_size, sort, order, filter, q)`,
+              summary: withNotes(`List ${resource.name} records (page, page_size, sort, order, filter, q)`, config.notes?.list),
               input: listParams,
               handler: (params, ctx) => store.list(ctx.services.db, ctx.services.dialect, visible(ctx), params),
             }),
@@ -94,7 +94,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: 'GET',
-              summary: `One ${resource.name} record by ?id=`,
+              summary: withNotes(`One ${resource.name} record by ?id=`, config.notes?.get),
               input: idInput,
               handler: async ({ id }, ctx) => (await store.find(ctx.services.db, visible(ctx), id)) ?? Promise.reject(notFound()),
             }),
@@ -105,7 +105,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: 'POST',
-              summary: `Create a ${resource.name} record`,
+              summary: withNotes(`Create a ${resource.name} record`, config.notes?.create),
               input: inputSchema(resource, 'create', area),
               handler: (input, ctx) =>
                 write(ctx, async (w) => {
@@ -132,7 +132,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: 'POST',
-              summary: `Update a ${resource.name} record (id and the fields to change)`,
+              summary: withNotes(`Update a ${resource.name} record (id and the fields to change)`, config.notes?.update),
               input: inputSchema(resource, 'update', area),
               handler: ({ id: rawId, ...input }, ctx) =>
                 write(ctx, async (w) => {
@@ -171,7 +171,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: 'POST',
-              summary: `Delete a ${resource.name} record by id`,
+              summary: withNotes(`Delete a ${resource.name} record by id`, config.notes?.delete),
               input: idInput,
               handler: ({ id }, ctx) =>
                 write(ctx, async (w) => {
@@ -191,6 +191,8 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
   }
   return calls;
 }
+
+const withNotes = (summary: string, notes?: string) => (notes ? `${summary}. ${notes}` : summary);
 
 /** 'owner': the customer account itself; 'team': its team members too. */
 function allowCustomer(access: CustomerAccess) {

@@ -62,8 +62,21 @@ async function pgQuery(url: string, text: string) {
 export type Backend = 'sqlite' | 'postgres';
 
 export async function startMailStack(backend: Backend, dnsServers: string) {
+  if (process.getuid?.() !== 0) throw new Error('npm run test:mail starts Postfix and Dovecot: run it as root, after deploy/install-mail-packages.sh');
+  // What has been started so far, undone in reverse order if a later step fails.
+  const undo: (() => Promise<unknown> | unknown)[] = [];
+  try {
+    return await startSteps(backend, dnsServers, undo);
+  } catch (error) {
+    for (const step of undo.reverse()) await Promise.resolve().then(step).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startSteps(backend: Backend, dnsServers: string, undo: (() => Promise<unknown> | unknown)[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `maildesk-mail-${backend}-`));
   fs.chmodSync(dir, 0o755);
+  undo.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const id = crypto.randomBytes(4).toString('hex');
   const ports = { panel: await freePort(), smtp: await freePort(), imap: await freePort(), lmtp: await freePort(), quota: await freePort() };
   const paths = {
@@ -88,6 +101,10 @@ export async function startMailStack(backend: Backend, dnsServers: string) {
   let databaseUrl: string | undefined;
   if (backend === 'postgres') {
     await pgQuery(serverUrl, `CREATE DATABASE ${database}`);
+    undo.push(async () => {
+      await pgQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      for (const role of Object.values(roles)) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
+    });
     const url = new URL(serverUrl);
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
@@ -111,6 +128,7 @@ export async function startMailStack(backend: Backend, dnsServers: string) {
   };
   let panel: ChildProcess | undefined = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   let panelErrors = '';
+  undo.push(() => panel?.kill('SIGTERM'));
   panel.stderr!.on('data', (chunk) => (panelErrors += String(chunk)));
   const baseUrl = `http://127.0.0.1:${ports.panel}`;
   await waitFor('the panel', async () => ((await fetch(`${baseUrl}/api/openapi.json`)).ok ? true : undefined), 90_000).catch((error) => {
@@ -140,6 +158,8 @@ export async function startMailStack(backend: Backend, dnsServers: string) {
   const postfixConf = path.join(paths.conf, 'postfix');
   const dovecotConf = path.join(paths.conf, 'dovecot', 'dovecot.conf');
   spawn('dovecot', ['-c', dovecotConf], { stdio: 'ignore' }).unref();
+  undo.push(() => run('doveadm', ['-c', dovecotConf, 'stop']));
+  undo.push(() => run('postfix', ['-c', postfixConf, 'stop']));
   await run('postfix', ['-c', postfixConf, 'start']).catch((error) => {
     throw new Error(`postfix start failed: ${error}\n${readLog(paths.logs, 'postfix.log')}`);
   });
