@@ -63,6 +63,20 @@ describe('creating a mailbox', () => {
     expect((await t.post('/api/admin/email/create', { domain_id: domain.id, local_part: 'second', password: 'mailbox-pass-1', quota: 40 * MiB }, { token: customer.token })).code).toBe(0);
   });
 
+  it('When several mailboxes are created at once, then together they still fit the capacity', async () => {
+    const customer = await signUpCustomer(t);
+    const domain = await mail.activeDomain(customer);
+    await mail.grant(customer.id, 10 * MiB);
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.post('/api/admin/email/create', { domain_id: domain.id, local_part: `racer${i}`, password: 'mailbox-pass-1', quota: 3 * MiB }, { token: customer.token }),
+      ),
+    );
+    expect(replies.filter((r) => r.code === 0)).toHaveLength(3);
+    expect(replies.filter((r) => r.message === 'error.capacity_exceeded')).toHaveLength(2);
+    expect((await t.post('/api/admin/storage/summary', {}, { token: customer.token })).data).toMatchObject({ capacity: 10 * MiB, allocated: 9 * MiB });
+  });
+
   it('When the input is bad, then each error is named and nothing is made', async () => {
     const { customer, domain } = await customerWithDomain();
     const before = await mailboxCount(customer.id);
