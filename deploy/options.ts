@@ -25,6 +25,10 @@ export interface InstallOptions {
   mailUser: string;
   hostname: string;
   smtp: Listen;
+  /** Mail submission for the mailboxes' own clients (SMTP AUTH through Dovecot). */
+  submission: Listen;
+  /** Dovecot's authentication service for Postfix's SMTP AUTH. */
+  saslAuth: Listen;
   imap: Listen;
   lmtp: Listen;
   quotaStatus: Listen;
@@ -51,6 +55,8 @@ const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk.sqlite
   --mail-user NAME        system user owning the mail store (default vmail)
   --hostname NAME         the mail server's name, the customers' MX (default $MAIL_HOSTNAME)
   --smtp [HOST:]PORT      Postfix smtpd (default 0.0.0.0:25)
+  --submission [HOST:]PORT  Postfix submission with SMTP AUTH (default 0.0.0.0:587)
+  --sasl-auth [HOST:]PORT Dovecot's auth service for Postfix (default 127.0.0.1:12345)
   --imap [HOST:]PORT      Dovecot IMAP (default 0.0.0.0:143)
   --lmtp [HOST:]PORT      Dovecot LMTP, Postfix delivers here (default 127.0.0.1:24)
   --quota-status [HOST:]PORT  Dovecot's quota policy for Postfix (default 127.0.0.1:10993)
@@ -104,6 +110,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     mailUser: args.get('mail-user') ?? 'vmail',
     hostname: args.get('hostname') ?? env.MAIL_HOSTNAME ?? 'mail.localhost',
     smtp: listen(args.get('smtp') ?? '25', 'smtp'),
+    submission: listen(args.get('submission') ?? '587', 'submission'),
+    saslAuth: listen(args.get('sasl-auth') ?? '127.0.0.1:12345', 'sasl-auth'),
     imap: listen(args.get('imap') ?? '143', 'imap'),
     lmtp: listen(args.get('lmtp') ?? '127.0.0.1:24', 'lmtp'),
     quotaStatus: listen(args.get('quota-status') ?? '127.0.0.1:10993', 'quota-status'),

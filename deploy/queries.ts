@@ -14,6 +14,8 @@ export const postfixMaps = {
   aliasDomainAliases: `SELECT a.goto FROM mail_alias_domain ad JOIN mail_alias a ON a.address = '%u' || '@' || ad.target_domain WHERE ad.alias_domain = '%d'`,
   // 3. anything else @alias-domain → the target domain's catch-all.
   aliasDomainCatchAll: `SELECT a.goto FROM mail_alias_domain ad JOIN mail_alias a ON a.address = '@' || ad.target_domain WHERE ad.alias_domain = '%d'`,
+  // Submission: who may send as an address — the mailbox itself, or the mailboxes an alias delivers to.
+  senderLogins: `SELECT goto FROM mail_alias WHERE address = '%s'`,
 } as const;
 
 /** Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store, the quota. */

@@ -107,6 +107,14 @@ service lmtp {
   }
 }
 
+# Postfix's submission service asks Dovecot whether a mailbox login is right (SMTP AUTH).
+service auth {
+  inet_listener {
+    address = ${o.saslAuth.host}
+    port = ${o.saslAuth.port}
+  }
+}
+
 service quota-status {
   executable = quota-status -p postfix
   inet_listener {

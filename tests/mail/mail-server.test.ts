@@ -157,6 +157,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect(await stack.postmap('alias-domain-aliases', address('box1', names.aliasDomain))).toBe(address('box1'));
     expect(await stack.postmap('alias-domain-catchall', address('whoever', names.aliasDomain))).toBe(address('box2'));
     expect(await stack.postmap('aliases', address('solo', names.plain))).toBe(address('solo', names.plain));
+    expect(await stack.postmap('sender-logins', address('team'))).toBe(`${address('box1')},${address('box2')}`);
   });
 
   it('When Dovecot is asked with doveadm auth test, then the mailbox password works and a wrong one does not', async () => {
@@ -182,6 +183,19 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     await readInbox(stack.ports.imap, address('box1'), `alias domain ${tag}`);
     await readInbox(stack.ports.imap, address('box2'), `catch-all ${tag}`);
     await readInbox(stack.ports.imap, address("o'brien"), `quoted ${tag}`);
+  });
+
+  it('When a mailbox owner sends through submission, then SMTP AUTH is checked by Dovecot and only their own addresses may be used', async () => {
+    const auth = { user: address('box1'), pass: PASSWORD };
+    const submit = (from: string, to: string, subject: string, login?: typeof auth) =>
+      smtpSend(stack.ports.submission, { from, to: [to], auth: login }, message(from, to, subject));
+    const sent = await submit(address('box1'), address('box2'), `submitted ${tag}`, auth);
+    expect(sent, JSON.stringify(sent.replies)).toMatchObject({ accepted: true });
+    await readInbox(stack.ports.imap, address('box2'), `submitted ${tag}`);
+    expect((await submit(address('team'), address('box2'), `as alias ${tag}`, auth)).accepted).toBe(true);
+    expect((await submit(address('box2'), address('box1'), 'forged', auth)).refused).toMatch(/^553 5\.7\.1/);
+    expect((await submit(address('box1'), address('box2'), 'no login')).refused).toMatch(/^553 5\.7\.1 .*not logged in/);
+    expect((await submit(address('box1'), address('box2'), 'bad login', { ...auth, pass: 'wrong-password' })).refused).toMatch(/^535/);
   });
 
   it('When a message cannot fit the quota, then it is refused', async () => {

@@ -78,7 +78,15 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   fs.chmodSync(dir, 0o755);
   undo.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const id = crypto.randomBytes(4).toString('hex');
-  const ports = { panel: await freePort(), smtp: await freePort(), imap: await freePort(), lmtp: await freePort(), quota: await freePort() };
+  const ports = {
+    panel: await freePort(),
+    smtp: await freePort(),
+    submission: await freePort(),
+    saslAuth: await freePort(),
+    imap: await freePort(),
+    lmtp: await freePort(),
+    quota: await freePort(),
+  };
   const paths = {
     data: path.join(dir, 'data'),
     conf: path.join(dir, 'conf'),
@@ -142,7 +150,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     [
       'run', '--silent', 'deploy:config', '--',
       '--db', db, '--out', paths.conf, '--mail-dir', paths.mail, '--mail-user', 'mail', '--hostname', MAIL_HOSTNAME,
-      '--smtp', `127.0.0.1:${ports.smtp}`, '--imap', `127.0.0.1:${ports.imap}`, '--lmtp', `127.0.0.1:${ports.lmtp}`, '--quota-status', `127.0.0.1:${ports.quota}`,
+      '--smtp', `127.0.0.1:${ports.smtp}`, '--submission', `127.0.0.1:${ports.submission}`, '--sasl-auth', `127.0.0.1:${ports.saslAuth}`, '--imap', `127.0.0.1:${ports.imap}`, '--lmtp', `127.0.0.1:${ports.lmtp}`, '--quota-status', `127.0.0.1:${ports.quota}`,
       '--postfix-queue', paths.queue, '--postfix-data', paths.postfixData, '--dovecot-run', paths.dovecotRun, '--dovecot-state', paths.dovecotState,
       '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--no-auth-delay',
     ],
@@ -163,7 +171,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   await run('postfix', ['-c', postfixConf, 'start']).catch((error) => {
     throw new Error(`postfix start failed: ${error}\n${readLog(paths.logs, 'postfix.log')}`);
   });
-  await waitFor('Dovecot and Postfix', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.smtp)) ? true : undefined));
+  await waitFor('Dovecot and Postfix', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) ? true : undefined));
 
   const mapFile = (name: string) => `${backend === 'sqlite' ? 'sqlite' : 'pgsql'}:${path.join(postfixConf, `maildesk-${name}.cf`)}`;
 

@@ -10,7 +10,11 @@ export interface SmtpResult {
   refused?: string;
 }
 
-export async function smtpSend(port: number, envelope: { from: string; to: string[]; size?: number }, message: string): Promise<SmtpResult> {
+export async function smtpSend(
+  port: number,
+  envelope: { from: string; to: string[]; size?: number; auth?: { user: string; pass: string } },
+  message: string,
+): Promise<SmtpResult> {
   const socket = net.connect(port, '127.0.0.1');
   socket.setEncoding('utf8');
   const replies: string[] = [];
@@ -40,6 +44,10 @@ export async function smtpSend(port: number, envelope: { from: string; to: strin
   try {
     replies.push(await reply());
     await send('EHLO client.test');
+    if (envelope.auth) {
+      const authed = await send(`AUTH PLAIN ${Buffer.from(`\0${envelope.auth.user}\0${envelope.auth.pass}`).toString('base64')}`);
+      if (!ok(authed)) return { accepted: false, replies, refused: authed };
+    }
     const mailFrom = await send(`MAIL FROM:<${envelope.from}>${envelope.size ? ` SIZE=${envelope.size}` : ''}`);
     if (!ok(mailFrom)) return { accepted: false, replies, refused: mailFrom };
     let anyRecipient = false;
