@@ -23,14 +23,17 @@ const address = await app.listen({ port: config.port, host: config.host });
 
 const where = services.dialect === 'sqlite' ? services.database.sqlitePath : 'PostgreSQL (DATABASE_URL)';
 console.log(`\nMaildesk is running at ${address}  (database: ${where})`);
-console.log(`Operator area: ${config.publicUrl}/login-manage   Customer area: ${config.publicUrl}/login`);
+// With PORT=0 the port is known only now.
+const base = process.env.PUBLIC_URL ? config.publicUrl : address;
+console.log(`Operator area: ${base}/login-manage   Customer area: ${base}/login`);
 if (firstOperator) {
   console.log(`\nFirst operator created. Sign in as "${firstOperator.username}" with password: ${firstOperator.password}`);
   if (firstOperator.generated) console.log('(generated now and shown only once: set ADMIN_PASSWORD to choose it)');
   console.log(
-    `  curl -s -X POST ${config.publicUrl}/api/manage/login/login -H 'Content-Type: application/json' -d '{"username":"${firstOperator.username}","password":"…"}'`,
+    `  curl -s -X POST ${base}/api/manage/login/login -H 'Content-Type: application/json' -d '{"username":"${firstOperator.username}","password":"…"}'`,
   );
 } else {
   console.log('Operators already exist: sign in with yours.');
 }
 if (!config.smtpUrl) console.log(`Outgoing mail is written to ${config.dataDir}/outbox (set SMTP_URL to send it).`);
+console.log('Press Ctrl-C to stop.');

@@ -24,7 +24,8 @@ async function startServer() {
     const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 80_000);
     child.stdout.on('data', () => {
       const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match && /sign in|already exist/i.test(output)) {
+      // The last line of the start-up text.
+      if (match && output.includes('Press Ctrl-C to stop.')) {
         clearTimeout(timer);
         resolve(match[1]);
       }
@@ -44,6 +45,7 @@ it('When started on an empty data directory, then it prints a generated operator
   const password = /with password: (\S+)/.exec(server.output())?.[1];
   expect(password).toMatch(/^[\w-]{12,}$/);
   expect(server.output()).toContain('shown only once');
+  expect(server.output()).toContain(`Operator area: ${server.address}/login-manage`);
   const login = await fetch(`${server.address}/api/manage/login/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
