@@ -52,7 +52,9 @@ export function createMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'
   const transport: Transporter = config.smtpUrl
     ? nodemailer.createTransport(config.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const pending = new Set<Promise<void>>();
+  // One message at a time, in the order they were queued: the outbox and the send log read in
+  // the order things happened, and an SMTP server gets one connection from us, not a burst.
+  let queue: Promise<void> = Promise.resolve();
 
   async function deliver(mail: TemplateMail) {
     const row = await db
@@ -101,13 +103,14 @@ export function createMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom'
 
   return {
     send(mail) {
-      const job = deliver(mail)
-        .catch((e) => logger.error({ err: e }, 'recording mail failed'))
-        .finally(() => pending.delete(job));
-      pending.add(job);
+      queue = queue.then(() => deliver(mail)).catch((e) => logger.error({ err: e }, 'recording mail failed'));
     },
     async idle() {
-      while (pending.size > 0) await Promise.all([...pending]);
+      let last;
+      do {
+        last = queue;
+        await last;
+      } while (last !== queue);
     },
   };
 }
