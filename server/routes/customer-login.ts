@@ -38,9 +38,17 @@ async function canSignIn(ctx: CallContext, account: Account): Promise<boolean> {
 
 const customerOf = (account: Account) => account.owner_id ?? account.id;
 
-/** What a client stores as its session (the spec's `user`: id, email, is_verified, token). */
-async function signIn(ctx: CallContext, account: Account, how: string) {
+/**
+ * Starts a session (the spec's `user`: id, email, is_verified, token) for an account that may
+ * sign in. A code read from the mailbox also proves the address: the account becomes verified.
+ */
+async function signIn(ctx: CallContext, account: Account, how: 'password' | 'verify' | 'code') {
   const { db, config } = ctx.services;
+  if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
+  if (how !== 'password' && !account.is_verified) {
+    await db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
+    await audit(db, ctx, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0 }, after: { is_verified: 1 } });
+  }
   const token = await createSession(db, config, 'customer', account.id, ctx);
   await db.updateTable('user').set({ last_login_at: now() }).where('id', '=', account.id).execute();
   await audit(db, ctx, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how } });
@@ -163,9 +171,6 @@ export const customerLoginCalls = [
     input: z.object({ email, code }),
     async handler(input, ctx) {
       const account = await checkCode(ctx, input.email, 'verify', input.code);
-      if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
-      await ctx.services.db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
-      await audit(ctx.services.db, ctx, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0 }, after: { is_verified: 1 } });
       return signIn(ctx, account, 'verify');
     },
   }),
@@ -184,7 +189,6 @@ export const customerLoginCalls = [
         await limiter.failedSignIn(input.email);
         return refuseSignIn(ctx, input.email, account, 'password');
       }
-      if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
       return signIn(ctx, account, 'password');
     },
   }),
@@ -197,8 +201,6 @@ export const customerLoginCalls = [
     input: z.object({ email, code }),
     async handler(input, ctx) {
       const account = await checkCode(ctx, input.email, 'login', input.code);
-      if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
-      if (!account.is_verified) await ctx.services.db.updateTable('user').set({ is_verified: 1 }).where('id', '=', account.id).execute();
       return signIn(ctx, account, 'code');
     },
   }),
