@@ -4,8 +4,9 @@
  */
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { customerSession, operatorSession, type SessionStore } from './authProvider/session';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { DialogHost } from './dialogs/DialogHost';
 import { translate } from './i18n';
 import { PendingRoute, RouteProgress } from './progress/RouteProgress';
@@ -28,6 +29,18 @@ function Dialogs() {
   return <DialogHost translate={translate} />;
 }
 
+/**
+ * An area opens only with a stored session; without one the visitor goes straight to its
+ * sign-in page (and back afterwards). Letting react-admin find out itself mounted the area
+ * only to log out: its logout → store reset → re-render → logout loop pushed /login-manage
+ * hundreds of times a second, and the sign-in page took seconds to appear.
+ */
+function Area({ app, session, login }: { app: ReactNode; session: SessionStore<unknown>; login: string }) {
+  const location = useLocation();
+  if (!session.isLoggedIn()) return <Navigate to={login} replace state={{ nextPathname: location.pathname, nextSearch: location.search }} />;
+  return app;
+}
+
 export function App() {
   return (
     <ThemeProvider theme={publicTheme}>
@@ -35,8 +48,8 @@ export function App() {
       <RouteProgress />
       <Suspense fallback={<PendingRoute />}>
         <Routes>
-          <Route path="/admin/*" element={<CustomerApp />} />
-          <Route path="/manage/*" element={<OperatorApp />} />
+          <Route path="/admin/*" element={<Area app={<CustomerApp />} session={customerSession} login="/login" />} />
+          <Route path="/manage/*" element={<Area app={<OperatorApp />} session={operatorSession} login="/login-manage" />} />
           <Route element={<PublicLayout />}>
             <Route index element={<IndexPage />} />
             <Route path="/login" element={<LoginPage />} />

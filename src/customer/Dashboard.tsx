@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { Figure } from '../area/Figure';
 import { formatBytes } from '../screens/bytes';
 import { useAccount } from './useAccount';
+import { CapacityCard } from '../storage/CapacitySummary';
 
 export function CustomerDashboard() {
   const translate = useTranslate();
@@ -42,6 +43,7 @@ export function CustomerDashboard() {
               value={translate(account.is_verified ? 'ra.boolean.true' : 'ra.boolean.false')}
             />
           </Box>
+          {account.is_owner === 1 && <CapacityCard />}
         </>
       )}
     </Box>

@@ -1,7 +1,7 @@
 /**
  * One form page for create and update (the specification's shared form page): without ?id= it
- * creates, with ?id= it edits that record. Inputs come from the declaration; the server's
- * field errors appear beside the fields (pessimistic saving).
+ * creates, with ?id= it edits that record. Inputs come from the declaration (or the resource's
+ * own, see extensions.ts); the server's field errors appear beside the fields (pessimistic saving).
  */
 import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -9,16 +9,20 @@ import type { Screen } from './registry';
 import { allows } from './registry';
 import { FieldInput, isInput, type FormMode } from './inputs';
 import { DeleteRecordButton } from './DeleteRecordButton';
+import { extensionOf } from './extensionOf';
 import { useScreenPaths } from './paths';
 
 function Inputs({ screen, mode }: { screen: Screen; mode: FormMode }) {
+  const extension = extensionOf(screen);
+  const hidden = extension.hiddenInputs?.(screen.area, mode) ?? [];
   return (
     <>
       {Object.entries(screen.declaration.fields)
-        .filter(([, field]) => isInput(field, screen.area, mode))
-        .map(([name, field]) => (
-          <FieldInput key={name} name={name} field={field} mode={mode} />
-        ))}
+        .filter(([name, field]) => isInput(field, screen.area, mode) && !hidden.includes(name))
+        .map(([name, field]) => {
+          const Input = extension.inputs?.[name] ?? FieldInput;
+          return <Input key={name} name={name} field={field} mode={mode} area={screen.area} />;
+        })}
     </>
   );
 }
@@ -34,11 +38,15 @@ function FormToolbar({ screen, mode }: { screen: Screen; mode: FormMode }) {
   );
 }
 
-const actions = (
-  <TopToolbar>
-    <ListButton />
-  </TopToolbar>
-);
+function Actions({ screen, mode }: { screen: Screen; mode: FormMode }) {
+  const Extra = mode === 'update' ? extensionOf(screen).updateActions : undefined;
+  return (
+    <TopToolbar>
+      {Extra && <Extra screen={screen} />}
+      <ListButton />
+    </TopToolbar>
+  );
+}
 
 export function ScreenForm({ screen }: { screen: Screen }) {
   const [search] = useSearchParams();
@@ -49,14 +57,16 @@ export function ScreenForm({ screen }: { screen: Screen }) {
     </SimpleForm>
   );
   if (id) {
+    const Panel = extensionOf(screen).updatePanel;
     return (
-      <Edit key={id} id={id} mutationMode="pessimistic" redirect="list" actions={actions}>
+      <Edit key={id} id={id} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>
         {form('update')}
+        {Panel && <Panel screen={screen} />}
       </Edit>
     );
   }
   return (
-    <Create redirect="list" actions={actions}>
+    <Create redirect="list" actions={<Actions screen={screen} mode="create" />}>
       {form('create')}
     </Create>
   );

@@ -10,6 +10,7 @@ import { FieldView } from './fields';
 import { filtersOf } from './filters';
 import { useScreenPaths } from './paths';
 import { DeleteRecordButton } from './DeleteRecordButton';
+import { extensionOf } from './extensionOf';
 
 /** Create, update (?id=) or view (?id=) pages a screen has. */
 export function pagesOf(screen: Screen) {
@@ -58,9 +59,13 @@ export function ScreenList({ screen }: { screen: Screen }) {
   const canEdit = pages.update && edit.canAccess === true;
   const canDelete = allows(screen, 'delete') && remove.canAccess === true;
   const canCreate = allows(screen, 'create') && create.canAccess === true;
-  const filters = filtersOf(declaration);
+  const extension = extensionOf(screen);
+  const filters = filtersOf(declaration, screen.area);
   const sort = declaration.defaultSort ?? { field: 'id', order: 'desc' };
-  const columns = visibleFields(declaration).filter(([, f]) => f.list);
+  const listed = visibleFields(declaration).filter(([, f]) => f.list);
+  const chosen = extension.columns?.(screen.area);
+  const columns = chosen ? chosen.flatMap((name) => listed.filter(([n]) => n === name)) : listed;
+  const ListTop = extension.listTop;
   const rowClick = (id: RaRecord['id']) => (canEdit ? paths.update(id) : pages.view ? paths.view(id) : false);
 
   return (
@@ -70,16 +75,20 @@ export function ScreenList({ screen }: { screen: Screen }) {
       perPage={20}
       pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
       exporter={false}
-      sx={{ '& .RaList-content': { overflowX: 'auto' } }}
+      sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
       actions={<Actions canCreate={canCreate} hasFilters={filters.length > 1} />}
     >
+      {ListTop && <ListTop screen={screen} />}
       <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
         <DataTable.Col source="id" />
-        {columns.map(([name, field]) => (
-          <DataTable.Col key={name} source={name} disableSort={!field.sortable}>
-            <FieldView name={name} field={field} />
-          </DataTable.Col>
-        ))}
+        {columns.map(([name, field]) => {
+          const View = extension.views?.[name] ?? FieldView;
+          return (
+            <DataTable.Col key={name} source={name} disableSort={!field.sortable}>
+              <View name={name} field={field} area={screen.area} />
+            </DataTable.Col>
+          );
+        })}
         {(pages.view || canEdit || canDelete) && (
           <DataTable.Col label=" " render={(record) => <RowButtons record={record as RaRecord} screen={screen} canEdit={canEdit} canDelete={canDelete} />} />
         )}

@@ -6,6 +6,7 @@ import { allows, visibleFields } from './registry';
 import { FieldView } from './fields';
 import { DeleteRecordButton } from './DeleteRecordButton';
 import { useScreenPaths } from './paths';
+import { extensionOf } from './extensionOf';
 
 function Actions({ screen }: { screen: Screen }) {
   const paths = useScreenPaths(screen.name);
@@ -25,11 +26,14 @@ export function ScreenView({ screen }: { screen: Screen }) {
     <Show key={id} id={id} actions={<Actions screen={screen} />}>
       <SimpleShowLayout className={`view-${screen.name}`}>
         <TextField source="id" />
-        {visibleFields(screen.declaration).map(([name, field]) => (
-          <Labeled key={name} source={name} fullWidth>
-            <FieldView name={name} field={field} full />
-          </Labeled>
-        ))}
+        {visibleFields(screen.declaration).map(([name, field]) => {
+          const View = extensionOf(screen).views?.[name] ?? FieldView;
+          return (
+            <Labeled key={name} source={name} fullWidth>
+              <View name={name} field={field} full area={screen.area} />
+            </Labeled>
+          );
+        })}
       </SimpleShowLayout>
     </Show>
   );

@@ -6,10 +6,6 @@ export function formatBytes(value: unknown): string {
   if (value === null || value === undefined || value === '' || !Number.isFinite(n)) return '';
   let size = n;
   let unit = 0;
-  while (size >= 1024 && unit < units.length - 1 && Number.isInteger(size / 1024)) {
-    size /= 1024;
-    unit++;
-  }
   while (size >= 1024 && unit < units.length - 1) {
     size /= 1024;
     unit++;
@@ -18,3 +14,4 @@ export function formatBytes(value: unknown): string {
 }
 
 export const MiB = 1024 ** 2;
+export const GiB = 1024 ** 3;

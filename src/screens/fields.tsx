@@ -1,7 +1,9 @@
 /** How a declared field reads in lists and detail pages, by its kind. */
-import { BooleanField, DateField, FunctionField, NumberField, TextField, useLocaleState, useTranslate } from 'react-admin';
+import { BooleanField, DateField, FunctionField, NumberField, ReferenceField, TextField, useLocaleState, useTranslate } from 'react-admin';
+import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import type { Field } from '../../resources/define';
+import type { Area, Field } from '../../resources/define';
+import { screenNameOf } from './registry';
 import { formatBytes } from './bytes';
 
 export interface FieldProps {
@@ -9,6 +11,8 @@ export interface FieldProps {
   field: Field;
   /** Detail pages show long texts in full. */
   full?: boolean;
+  /** The area whose screens a reference links to. */
+  area?: Area;
 }
 
 export const enumLabelKey = (name: string, value: unknown) => `app.enum.${name}.${String(value)}`;
@@ -16,6 +20,21 @@ export const enumLabelKey = (name: string, value: unknown) => `app.enum.${name}.
 function EnumText({ name, value }: { name: string; value: unknown }) {
   const translate = useTranslate();
   return <>{value === null || value === undefined ? '' : translate(enumLabelKey(name, value), { _: String(value) })}</>;
+}
+
+/** Statuses stand out by colour: green when in service, amber while waiting, red when stopped. */
+const statusColours: Record<string, 'success' | 'warning' | 'error' | 'default'> = {
+  active: 'success',
+  sent: 'success',
+  pending: 'warning',
+  suspended: 'error',
+  disabled: 'error',
+  failed: 'error',
+};
+
+export function StatusChip({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return null;
+  return <Chip size="small" className={`status-${String(value)}`} color={statusColours[String(value)] ?? 'default'} label={<EnumText name="status" value={value} />} />;
 }
 
 function Json({ value }: { value: unknown }) {
@@ -33,18 +52,23 @@ function DateTime({ name }: { name: string }) {
   return <DateField source={name} showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />;
 }
 
-export function FieldView({ name, field, full }: FieldProps) {
+export function FieldView({ name, field, full, area }: FieldProps) {
   switch (field.kind) {
     case 'boolean':
       return <BooleanField source={name} looseValue />;
     case 'enum':
+      if (name === 'status') return <FunctionField source={name} render={(record) => <StatusChip value={record[name]} />} />;
       return <FunctionField source={name} render={(record) => <EnumText name={name} value={record[name]} />} />;
     case 'datetime':
       return <DateTime name={name} />;
     case 'bytes':
       return <FunctionField source={name} render={(record) => formatBytes(record[name])} />;
+    case 'reference': {
+      const reference = area && screenNameOf(area, field.reference);
+      if (reference) return <ReferenceField source={name} reference={reference} link={false} />;
+      return <NumberField source={name} options={{ useGrouping: false }} />;
+    }
     case 'integer':
-    case 'reference':
       return <NumberField source={name} options={{ useGrouping: false }} />;
     case 'json':
       return <FunctionField source={name} render={(record) => <Json value={record[name]} />} />;

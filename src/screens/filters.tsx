@@ -1,10 +1,11 @@
 /** The list filters of a declaration: free-text search, exact values, and from/to ranges. */
-import { DateInput, NumberInput, SearchInput, SelectInput, TextInput } from 'react-admin';
+import { AutocompleteInput, DateInput, NumberInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
 import type { ReactElement } from 'react';
-import type { ResourceDeclaration } from '../../resources/define';
+import type { Area, ResourceDeclaration } from '../../resources/define';
+import { screenNameOf } from './registry';
 import { enumLabelKey } from './fields';
 
-export function filtersOf(declaration: ResourceDeclaration): ReactElement[] {
+export function filtersOf(declaration: ResourceDeclaration, area?: Area): ReactElement[] {
   const filters: ReactElement[] = [];
   if (Object.values(declaration.fields).some((f) => f.search)) filters.push(<SearchInput key="q" source="q" alwaysOn />);
   for (const [name, field] of Object.entries(declaration.fields)) {
@@ -27,7 +28,16 @@ export function filtersOf(declaration: ResourceDeclaration): ReactElement[] {
           ]}
         />,
       );
-    } else if (field.kind === 'integer' || field.kind === 'reference') {
+    } else if (field.kind === 'reference' && area && screenNameOf(area, field.reference)) {
+      filters.push(
+        <ReferenceInput key={name} source={name} reference={screenNameOf(area, field.reference)!}>
+          <AutocompleteInput filterToQuery={(q) => ({ q })} sx={{ minWidth: 240 }} />
+        </ReferenceInput>,
+      );
+    } else if (field.kind === 'reference') {
+      // A reference to what this area has no screen for (the customer's own account): nothing to choose.
+      continue;
+    } else if (field.kind === 'integer') {
       filters.push(<NumberInput key={name} source={name} />);
     } else {
       filters.push(<TextInput key={name} source={name} />);

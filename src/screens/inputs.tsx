@@ -1,9 +1,11 @@
 /** The form input of a declared field, by its kind, with the declaration's rules as client-side validation. */
 import {
+  AutocompleteInput,
   BooleanInput,
   DateTimeInput,
   NumberInput,
   PasswordInput,
+  ReferenceInput,
   SelectInput,
   TextInput,
   email as emailRule,
@@ -15,19 +17,19 @@ import {
   type Validator,
 } from 'react-admin';
 import type { Area, Field } from '../../resources/define';
-import { acceptsField } from './registry';
+import { acceptsField, screenNameOf } from './registry';
 import { enumLabelKey } from './fields';
-import { MiB } from './bytes';
+import { BytesInput, bytesBetween } from './BytesInput';
+import type { FieldInputProps, FormMode } from './extensions';
 
-export type FormMode = 'create' | 'update';
+export type { FormMode };
 
 /** Whether the form of this mode shows the field at all. */
 export function isInput(field: Field, area: Area, mode: FormMode): boolean {
-  // Structured values (json) need a screen of their own; the derived form leaves them alone.
-  return field.kind !== 'json' && acceptsField(field, area, mode);
+  return acceptsField(field, area, mode);
 }
 
-function rules(field: Field, mode: FormMode): Validator[] {
+export function rules(field: Field, mode: FormMode): Validator[] {
   const out: Validator[] = [];
   if (field.required && mode === 'create') out.push(requiredRule());
   const textual = ['text', 'longtext', 'password'].includes(field.kind);
@@ -36,15 +38,28 @@ function rules(field: Field, mode: FormMode): Validator[] {
   if (textual && field.max !== undefined) out.push(maxLength(field.max));
   if (field.kind === 'integer' && field.min !== undefined) out.push(minValue(field.min));
   if (field.kind === 'integer' && field.max !== undefined) out.push(maxValue(field.max));
-  if (field.kind === 'bytes' && field.min !== undefined) out.push(minValue(field.min / MiB));
-  if (field.kind === 'bytes' && field.max !== undefined) out.push(maxValue(field.max / MiB));
+  if (field.kind === 'bytes') out.push(bytesBetween(field.min, field.max));
   if (field.kind === 'email') out.push(emailRule());
   return out;
 }
 
-export function FieldInput({ name, field, mode }: { name: string; field: Field; mode: FormMode }) {
+/** A record of another resource, chosen by its name (searching as one types). */
+function ReferencePicker({ name, field, mode, area }: FieldInputProps) {
+  const reference = screenNameOf(area, field.reference);
+  if (!reference) return <NumberInput source={name} validate={rules(field, mode)} fullWidth step={1} />;
+  return (
+    <ReferenceInput source={name} reference={reference} perPage={50}>
+      <AutocompleteInput validate={rules(field, mode)} fullWidth filterToQuery={(q) => ({ q })} />
+    </ReferenceInput>
+  );
+}
+
+export function FieldInput(props: FieldInputProps) {
+  const { name, field, mode } = props;
   const validate = rules(field, mode);
-  const common = { source: name, validate, fullWidth: true };
+  // A new record starts from the declared defaults (an unset switch would otherwise send "off").
+  const defaultValue = mode === 'create' ? field.default : undefined;
+  const common = { source: name, validate, fullWidth: true, defaultValue };
   switch (field.kind) {
     case 'password':
       return <PasswordInput {...common} autoComplete="new-password" helperText={mode === 'update' ? 'app.form.password_keep' : undefined} />;
@@ -52,25 +67,21 @@ export function FieldInput({ name, field, mode }: { name: string; field: Field; 
       return <TextInput {...common} type="email" />;
     case 'longtext':
       return <TextInput {...common} multiline minRows={6} />;
-    case 'integer':
     case 'reference':
+      return <ReferencePicker {...props} />;
+    case 'integer':
       return <NumberInput {...common} step={1} />;
     case 'bytes':
-      return (
-        <NumberInput
-          {...common}
-          step={1}
-          format={(v) => (v === null || v === undefined || v === '' ? '' : Number(v) / MiB)}
-          parse={(v) => (v === null || v === '' ? null : Math.round(Number(v) * MiB))}
-          helperText="app.form.in_mib"
-        />
-      );
+      return <BytesInput source={name} validate={validate} />;
     case 'boolean':
-      return <BooleanInput source={name} format={(v) => v === 1 || v === true} parse={(v) => (v ? 1 : 0)} />;
+      return <BooleanInput source={name} defaultValue={defaultValue} format={(v) => v === 1 || v === true} parse={(v) => (v ? 1 : 0)} />;
     case 'enum':
       return <SelectInput {...common} choices={(field.choices ?? []).map((c) => ({ id: c, name: enumLabelKey(name, c) }))} />;
     case 'datetime':
       return <DateTimeInput {...common} />;
+    case 'json':
+      // Structured values need an input of their own (a screen extension); raw JSON is not one.
+      return null;
     default:
       return <TextInput {...common} />;
   }

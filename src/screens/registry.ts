@@ -49,3 +49,9 @@ export function acceptsField(field: Field, area: Area, op: 'create' | 'update'):
   const writable = field.writable ?? 'always';
   return writable === 'always' || (writable === 'create' && op === 'create');
 }
+
+/** The screen name, in an area, of the resource a reference field points at (e.g. customer → "user" in /manage). */
+export function screenNameOf(area: Area, declarationName: string | undefined): string | undefined {
+  if (!declarationName) return undefined;
+  return screensOf(area).find((s) => s.declaration.name === declarationName)?.name;
+}

@@ -9,9 +9,12 @@ import type { Screen } from './registry';
 import { ScreenList, pagesOf } from './ScreenList';
 import { ScreenForm } from './ScreenForm';
 import { ScreenView } from './ScreenView';
+import { extensionOf } from './extensionOf';
 
 /** The field that names a record in titles: the first searchable one. */
 export function representationOf(screen: Screen): string {
+  const own = extensionOf(screen).representation;
+  if (own) return own;
   const searchable = Object.entries(screen.declaration.fields).find(([, f]) => f.search && !f.writeOnly);
   return searchable?.[0] ?? 'id';
 }

@@ -1,6 +1,7 @@
 /** Starts the built app (node dist/server/main.js, as `npm start` does after building) for the browser tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import dgram from 'node:dgram';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,8 @@ declare module 'vitest' {
     baseUrl: string;
     dataDir: string;
     operator: { username: string; password: string };
+    /** UDP port of the DNS server the app asks (DNS_SERVERS); a test binds its own zone there. */
+    dnsPort: number;
   }
 }
 
@@ -23,6 +26,16 @@ function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
+    });
+  });
+}
+
+function freeUdpPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket('udp4');
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
     });
   });
 }
@@ -47,6 +60,8 @@ export default async function setup(project: TestProject) {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-e2e-'));
   const port = await freePort();
+  // Nothing answers there until a test starts its zone: lookups fail at once (records "unchecked").
+  const dnsPort = await freeUdpPort();
   let output = '';
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
@@ -57,6 +72,8 @@ export default async function setup(project: TestProject) {
       ADMIN_USERNAME: operator.username,
       ADMIN_PASSWORD: operator.password,
       LOG_LEVEL: 'warn',
+      DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+      MAIL_HOSTNAME: 'mx.maildesk.test',
       SMTP_URL: '',
       DATABASE_URL: '',
     },
@@ -69,6 +86,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('operator', operator);
+  project.provide('dnsPort', dnsPort);
 
   return async () => {
     child.kill('SIGTERM');

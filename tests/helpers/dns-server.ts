@@ -8,7 +8,8 @@ type Record = { type: 'TXT'; data: string } | { type: 'MX'; data: { preference: 
 /** TXT strings are at most 255 bytes each; longer values (DKIM keys) are split, as zone files do. */
 const chunks = (text: string) => text.match(/.{1,255}/g) ?? [''];
 
-export async function startDnsServer() {
+/** On a free port, or on `bindPort` (when the app was started with it in DNS_SERVERS before the test runs). */
+export async function startDnsServer(bindPort = 0) {
   const zone = new Map<string, Record[]>();
   const socket = dgram.createSocket('udp4');
   socket.on('message', (message, remote) => {
@@ -29,7 +30,7 @@ export async function startDnsServer() {
     });
     socket.send(reply, remote.port, remote.address);
   });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => socket.bind(bindPort, '127.0.0.1', resolve));
   const { port } = socket.address() as AddressInfo;
   return {
     /** For DNS_SERVERS. */

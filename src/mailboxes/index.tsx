@@ -1,0 +1,21 @@
+/** Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check buttons. */
+import type { ScreenExtension } from '../screens/extensions';
+import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
+import { MailboxUsage } from './MailboxUsage';
+import { MailboxPanel } from './MailboxPanel';
+
+export const mailboxScreens: ScreenExtension = {
+  representation: 'address_unicode',
+  columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
+  views: { used_bytes: MailboxUsage },
+  // The customer changes a password through update_password (its own button); operators in the form.
+  hiddenInputs: (area, mode) => (area === 'admin' && mode === 'update' ? ['password'] : []),
+  updatePanel: MailboxPanel,
+  updateActions: ({ screen }) =>
+    screen.area === 'admin' ? (
+      <>
+        <ChangePasswordButton />
+        <DeliveryCheckButton />
+      </>
+    ) : null,
+};

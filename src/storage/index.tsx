@@ -1,0 +1,27 @@
+/**
+ * Storage blocks: operators grant and edit them for a customer (customer picker); the list
+ * shows the capacity summary — the customer's own, or, for operators, that of the customer
+ * the list is filtered by.
+ */
+import Typography from '@mui/material/Typography';
+import { useListContext, useTranslate } from 'react-admin';
+import type { Screen } from '../screens/registry';
+import type { ScreenExtension } from '../screens/extensions';
+import { CapacityCard } from './CapacitySummary';
+
+function StorageListTop({ screen }: { screen: Screen }) {
+  const { filterValues } = useListContext();
+  const translate = useTranslate();
+  if (screen.area === 'admin') return <CapacityCard />;
+  if (filterValues.owner_id) return <CapacityCard customerId={filterValues.owner_id} />;
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ m: 2 }}>
+      {translate('app.storage.pick_customer')}
+    </Typography>
+  );
+}
+
+export const storageScreens: ScreenExtension = {
+  columns: (area) => [...(area === 'manage' ? ['owner_id'] : []), 'size', 'source', 'label', 'expires_at', 'created_at'],
+  listTop: StorageListTop,
+};
