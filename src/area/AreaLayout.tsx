@@ -42,10 +42,11 @@ function QuietAfterAlert({ children }: { children: ReactNode }) {
   return <AddNotificationContext.Provider value={filtered}>{children}</AddNotificationContext.Provider>;
 }
 
+/** Wide lists scroll inside their card: react-admin's layout would otherwise grow wider than the window (its root is fit-content). */
 export function areaLayout(menu: () => ReactNode) {
   return function AreaLayout({ children }: { children: ReactNode }) {
     return (
-      <Layout appBar={AreaAppBar} menu={menu as never} sx={{ '& .RaLayout-content': { minWidth: 0 } }}>
+      <Layout appBar={AreaAppBar} menu={menu as never} sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}>
         <QuietAfterAlert>{children}</QuietAfterAlert>
       </Layout>
     );

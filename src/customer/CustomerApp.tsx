@@ -1,6 +1,11 @@
 /** /admin/*: the customer area, its own react-admin app. */
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
+import DnsIcon from '@mui/icons-material/Dns';
+import MailIcon from '@mui/icons-material/Mail';
+import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
+import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
+import StorageIcon from '@mui/icons-material/Storage';
 import { Admin, CustomRoutes } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { customerApi, publicApi } from '../api/clients';
@@ -17,7 +22,15 @@ import { ProfilePage } from './profile/ProfilePage';
 
 const area = createArea('admin', customerApi, 'customer');
 const authProvider = createCustomerAuthProvider({ api: customerApi, publicApi, screens: area.screens });
-const icons: Record<string, typeof GroupIcon> = { admin: GroupIcon, log: HistoryIcon };
+const icons: Record<string, typeof GroupIcon> = {
+  admin: GroupIcon,
+  log: HistoryIcon,
+  domain: DnsIcon,
+  email: MailIcon,
+  alias: AlternateEmailIcon,
+  alias_domain: ForwardToInboxIcon,
+  storage: StorageIcon,
+};
 const Layout = areaLayout(areaMenu(area.screens));
 
 export default function CustomerApp() {

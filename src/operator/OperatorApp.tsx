@@ -5,6 +5,11 @@ import HistoryIcon from '@mui/icons-material/History';
 import DescriptionIcon from '@mui/icons-material/Description';
 import OutboxIcon from '@mui/icons-material/Outbox';
 import ForumIcon from '@mui/icons-material/Forum';
+import DnsIcon from '@mui/icons-material/Dns';
+import MailIcon from '@mui/icons-material/Mail';
+import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
+import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
+import StorageIcon from '@mui/icons-material/Storage';
 import { Admin, CustomRoutes } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { operatorApi, publicApi } from '../api/clients';
@@ -28,6 +33,11 @@ const icons: Record<string, typeof PeopleIcon> = {
   email_template: DescriptionIcon,
   email_send_log: OutboxIcon,
   guest_message: ForumIcon,
+  domain: DnsIcon,
+  email: MailIcon,
+  alias: AlternateEmailIcon,
+  alias_domain: ForwardToInboxIcon,
+  storage: StorageIcon,
 };
 const Layout = areaLayout(areaMenu(area.screens));
 

@@ -31,12 +31,13 @@ export function useCapacity(customerId?: number | string) {
   });
 }
 
-export function CapacityCard({ customerId }: { customerId?: number | string }) {
+/** `inList`: inside a list's card, inset from its edges. */
+export function CapacityCard({ customerId, inList }: { customerId?: number | string; inList?: boolean }) {
   const translate = useTranslate();
   const { data } = useCapacity(customerId);
   if (!data) return null;
   return (
-    <Card variant="outlined" sx={{ m: 1, maxWidth: 720 }} className="capacity-summary">
+    <Card variant="outlined" sx={inList ? { m: 1, maxWidth: 720 } : { mt: 2, maxWidth: 720 }} className="capacity-summary">
       <CardContent>
         <Typography variant="subtitle1" gutterBottom>
           {translate('app.storage.title')}

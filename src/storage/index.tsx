@@ -12,8 +12,8 @@ import { CapacityCard } from './CapacitySummary';
 function StorageListTop({ screen }: { screen: Screen }) {
   const { filterValues } = useListContext();
   const translate = useTranslate();
-  if (screen.area === 'admin') return <CapacityCard />;
-  if (filterValues.owner_id) return <CapacityCard customerId={filterValues.owner_id} />;
+  if (screen.area === 'admin') return <CapacityCard inList />;
+  if (filterValues.owner_id) return <CapacityCard customerId={filterValues.owner_id} inList />;
   return (
     <Typography variant="body2" color="text.secondary" sx={{ m: 2 }}>
       {translate('app.storage.pick_customer')}

@@ -149,6 +149,9 @@ describe('hosted mail', () => {
     await page.locator('.usage-bar').first().waitFor();
     await expect(page.locator('.usage-bar').first().textContent()).resolves.toContain('371 MiB / 512 MiB');
     await shot(page, 'mailboxes', lang);
+    await page.locator('tr', { hasText: `anna@${domainName}` }).locator('td').nth(1).click();
+    await page.locator('.mailbox-panel .usage-bar').waitFor();
+    await shot(page, 'mailbox-form', lang);
     await page.goto('/admin/storage');
     await page.locator('.capacity-summary').waitFor();
     await shot(page, 'storage', lang);
@@ -156,5 +159,15 @@ describe('hosted mail', () => {
     await page.locator('.capacity-summary').waitFor();
     await shot(page, 'dashboard-capacity', lang);
     expect(errors).toEqual([]);
+
+    const operator = await openPage(browser, lang);
+    await operatorSignIn(operator.page);
+    await operator.page.goto(`/manage/domain/update?id=${domainId}`);
+    await operator.page.locator('.dns-record').nth(4).waitFor();
+    await shot(operator.page, 'operator-domain', lang);
+    await operator.page.goto('/manage/domain');
+    await operator.page.locator('.list-domain').waitFor();
+    await shot(operator.page, 'operator-domains', lang);
+    expect(operator.errors).toEqual([]);
   });
 });
