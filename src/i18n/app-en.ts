@@ -149,11 +149,12 @@ export const appEn = {
       priority: 'Priority %{priority}',
       copy: 'Copy',
       copied: 'Copied to the clipboard',
-      value_shown: 'the value shown',
+      value_shown: 'shown in the Value column',
       kind: { verification: 'Ownership', mx: 'MX', spf: 'SPF', dkim: 'DKIM', dmarc: 'DMARC' },
       state: { ok: 'OK', missing: 'Missing', wrong: 'Wrong', unchecked: 'Not checked' },
     },
     domain: {
+      no_limit: '0 = no limit of its own',
       verify: 'Verify now',
       verified: 'The domain is verified and active',
       mark_verified: 'Mark verified',

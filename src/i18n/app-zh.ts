@@ -151,11 +151,12 @@ export const appZh: AppMessages = {
       priority: '优先级 %{priority}',
       copy: '复制',
       copied: '已复制到剪贴板',
-      value_shown: '表中所示的值',
+      value_shown: '“记录值”一栏中的内容',
       kind: { verification: '所有权验证', mx: 'MX', spf: 'SPF', dkim: 'DKIM 签名', dmarc: 'DMARC 策略' },
       state: { ok: '正确', missing: '缺少', wrong: '错误', unchecked: '未检查' },
     },
     domain: {
+      no_limit: '0 表示不单独限制',
       verify: '立即验证',
       verified: '域名已验证并启用',
       mark_verified: '标记为已验证',

@@ -30,6 +30,9 @@ export function BytesInput({ source, validate, label, helperText }: { source: st
   const [text, setText] = useState(() => (bytes === null ? '' : String(+(bytes / unit).toFixed(3))));
   const write = (value: string, size: number) => field.onChange(value.trim() === '' ? null : Math.round(Number(value) * size));
   const error = fieldState.error;
+  // Says the size in the best unit when the typed one reads differently (1536 MiB → 1.5 GiB).
+  const unitLabel = units.find((u) => u.size === unit)?.label;
+  const readable = bytes !== null && formatBytes(bytes) !== `${text} ${unitLabel}` ? formatBytes(bytes) : ' ';
   return (
     <TextField
       className={`ra-input ra-input-${source} bytes-input`}
@@ -44,7 +47,7 @@ export function BytesInput({ source, validate, label, helperText }: { source: st
       onBlur={field.onBlur}
       label={<FieldTitle label={label} source={source} resource={resource} isRequired={isRequired} />}
       error={Boolean(error)}
-      helperText={<InputHelperText error={error?.message} helperText={helperText ?? (bytes ? formatBytes(bytes) : ' ')} />}
+      helperText={<InputHelperText error={error?.message} helperText={helperText ?? readable} />}
       slotProps={{
         htmlInput: { min: 0, step: 'any' },
         input: {
