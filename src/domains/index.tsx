@@ -1,7 +1,8 @@
 /** Domains: shown by their Unicode name, with status, DNS records checked live and the verify/suspend buttons. */
-import { NumberInput } from 'react-admin';
+import { FunctionField, NumberInput, useTranslate } from 'react-admin';
 import { BytesInput } from '../screens/BytesInput';
-import type { FieldInputProps, ScreenExtension } from '../screens/extensions';
+import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../screens/extensions';
+import { formatBytes } from '../screens/bytes';
 import { rules } from '../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
@@ -12,12 +13,20 @@ const LimitInput = ({ name, field, mode }: FieldInputProps) => (
 );
 const QuotaLimitInput = ({ name, field, mode }: FieldInputProps) => <BytesInput source={name} validate={rules(field, mode)} helperText="app.domain.no_limit" />;
 
+/** A limit of 0 reads "no limit" in lists and views. */
+function LimitView({ name, field }: FieldViewProps) {
+  const translate = useTranslate();
+  const show = (value: unknown) => (!Number(value) ? translate('app.domain.unlimited') : field.kind === 'bytes' ? formatBytes(value) : String(value));
+  return <FunctionField source={name} render={(record) => show(record[name])} />;
+}
+
 export const domainScreens: ScreenExtension = {
   representation: 'name_unicode',
   columns: (area) =>
     area === 'manage'
-      ? ['name_unicode', 'owner_id', 'status', 'verified_at', 'max_mailboxes', 'max_aliases', 'max_quota', 'created_at']
+      ? ['name_unicode', 'owner_id', 'status', 'max_mailboxes', 'max_aliases', 'max_quota', 'created_at']
       : ['name_unicode', 'status', 'verified_at', 'verified_by', 'created_at'],
+  views: { max_mailboxes: LimitView, max_aliases: LimitView, max_quota: LimitView },
   inputs: { max_mailboxes: LimitInput, max_aliases: LimitInput, max_quota: QuotaLimitInput },
   updatePanel: DomainPanel,
   updateActions: DomainActions,

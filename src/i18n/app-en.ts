@@ -154,6 +154,7 @@ export const appEn = {
       state: { ok: 'OK', missing: 'Missing', wrong: 'Wrong', unchecked: 'Not checked' },
     },
     domain: {
+      unlimited: 'No limit',
       no_limit: '0 = no limit of its own',
       verify: 'Verify now',
       verified: 'The domain is verified and active',

@@ -156,6 +156,7 @@ export const appZh: AppMessages = {
       state: { ok: '正确', missing: '缺少', wrong: '错误', unchecked: '未检查' },
     },
     domain: {
+      unlimited: '不限',
       no_limit: '0 表示不单独限制',
       verify: '立即验证',
       verified: '域名已验证并启用',

@@ -122,6 +122,19 @@ describe('hosted mail', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a customer gives a team member the domain, picked by name', async () => {
+    const { page, errors } = await signedInCustomer();
+    const member = `member-${crypto.randomBytes(3).toString('hex')}@example.com`;
+    await page.goto('/admin/admin/create');
+    await page.locator('input[name=email]').fill(member);
+    await page.locator('input[name=password]').fill('member-pass-1');
+    await choose(page, 'domain_ids', domainName);
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.waitForURL(/\/admin\/admin$/);
+    await expect(page.locator('tr', { hasText: member }).locator('.RaChipField-chip').textContent()).resolves.toBe(domainName);
+    expect(errors).toEqual([]);
+  });
+
   it('the operator suspends the domain', async () => {
     const { page, errors } = await openPage(browser);
     await operatorSignIn(page);
