@@ -30,7 +30,7 @@ export default defineConfig({
         },
       },
       {
-        // Suites that need a service beside Node (npm run test:redis); not part of npm test.
+        // Suites that need running services (npm run test:services); not part of npm test.
         extends: true,
         test: { name: 'services', include: ['tests/services/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
       },

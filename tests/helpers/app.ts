@@ -27,9 +27,10 @@ export interface Reply<T = any> {
   errors?: Record<string, { message: string; params?: Record<string, unknown> }>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}) {
+/** `postgresServer`: run on a fresh database there (DATABASE_URL by default); SQLite without one. */
+export async function startTestApp(env: Record<string, string> = {}, postgresServer = process.env.DATABASE_URL) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-test-'));
-  const pgDatabase = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : undefined;
+  const pgDatabase = postgresServer ? await freshPostgresDatabase(postgresServer) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_USERNAME: ROOT.username,
