@@ -5,10 +5,10 @@
  */
 import type { AuthProvider } from 'ra-core';
 import type { HttpClient } from '../api/client';
-import { SESSION_CODE } from '../api/errors';
 import type { Screen } from '../screens/registry';
 import { canAccess } from './canAccess';
 import { customerSession, type CustomerSession, type SessionStore } from './session';
+import { sessionAuth } from './sessionAuth';
 import { customerSignIn, type CustomerSignedIn } from './signIn';
 
 export const CUSTOMER_LOGIN_PATH = '/login';
@@ -33,12 +33,6 @@ export type CustomerAuthProvider = AuthProvider & {
   verify(params: { email: string; code: string }): Promise<CustomerSignedIn>;
 };
 
-/** Whether an error from the data provider or a call means the session is gone. */
-export const isSessionError = (error: unknown) => {
-  const e = error as { status?: number; code?: number; body?: { code?: number } } | undefined;
-  return e?.code === SESSION_CODE || e?.body?.code === SESSION_CODE;
-};
-
 export function createCustomerAuthProvider(options: {
   api: HttpClient;
   publicApi: HttpClient;
@@ -47,20 +41,14 @@ export function createCustomerAuthProvider(options: {
 }): CustomerAuthProvider {
   const { api, publicApi, screens } = options;
   const session = options.session ?? customerSession;
-  let info: { token: string; promise: Promise<AccountInfo> } | undefined;
-
-  const accountInfo = () => {
-    const token = session.token();
-    if (!info || info.token !== token) info = { token, promise: api<AccountInfo>({ method: 'POST', path: '/api/admin/me/info' }) };
-    info.promise.catch(() => (info = undefined));
-    return info.promise;
-  };
+  const { me: accountInfo, fresh, checks } = sessionAuth<AccountInfo>({
+    api,
+    session,
+    infoPath: '/api/admin/me/info',
+    logoutPath: '/api/admin/login/logout',
+    loginPage: CUSTOMER_LOGIN_PATH,
+  });
   const signIn = customerSignIn(publicApi, session);
-  const fresh = <T,>(signedIn: T) => {
-    info = undefined;
-    return signedIn;
-  };
-  const redirect = { redirectTo: CUSTOMER_LOGIN_PATH, message: false };
 
   return {
     async login({ email, password }) {
@@ -72,21 +60,7 @@ export function createCustomerAuthProvider(options: {
     async verify(params) {
       return fresh(await signIn.verify(params));
     },
-    async logout() {
-      if (session.isLoggedIn()) await api({ method: 'POST', path: '/api/admin/login/logout', silent: true }).catch(() => undefined);
-      session.reset();
-      info = undefined;
-      return CUSTOMER_LOGIN_PATH;
-    },
-    async checkAuth() {
-      if (!session.isLoggedIn()) throw redirect;
-    },
-    async checkError(error) {
-      if (isSessionError(error)) {
-        session.reset();
-        throw redirect;
-      }
-    },
+    ...checks,
     async getIdentity() {
       const { id, email } = session.get();
       return { id, fullName: email };

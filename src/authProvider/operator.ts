@@ -8,8 +8,8 @@ import type { OperatorRole } from '../../resources/define';
 import type { HttpClient } from '../api/client';
 import type { Screen } from '../screens/registry';
 import { canAccess } from './canAccess';
-import { isSessionError } from './customer';
 import { operatorSession, type OperatorSession, type SessionStore } from './session';
+import { sessionAuth } from './sessionAuth';
 import { operatorSignIn } from './signIn';
 
 export const OPERATOR_LOGIN_PATH = '/login-manage';
@@ -31,37 +31,19 @@ export function createOperatorAuthProvider(options: {
 }): AuthProvider {
   const { api, publicApi, screens } = options;
   const session = options.session ?? operatorSession;
-  let info: { token: string; promise: Promise<OperatorInfo> } | undefined;
-
-  const me = () => {
-    const token = session.token();
-    if (!info || info.token !== token) info = { token, promise: api<OperatorInfo>({ method: 'POST', path: '/api/manage/me/info' }) };
-    info.promise.catch(() => (info = undefined));
-    return info.promise;
-  };
-  const redirect = { redirectTo: OPERATOR_LOGIN_PATH, message: false };
+  const { me, fresh, checks } = sessionAuth<OperatorInfo>({
+    api,
+    session,
+    infoPath: '/api/manage/me/info',
+    logoutPath: '/api/manage/login/logout',
+    loginPage: OPERATOR_LOGIN_PATH,
+  });
 
   return {
     async login({ username, password }) {
-      const signedIn = await operatorSignIn(publicApi, { username, password }, session);
-      info = undefined;
-      return signedIn;
+      return fresh(await operatorSignIn(publicApi, { username, password }, session));
     },
-    async logout() {
-      if (session.isLoggedIn()) await api({ method: 'POST', path: '/api/manage/login/logout', silent: true }).catch(() => undefined);
-      session.reset();
-      info = undefined;
-      return OPERATOR_LOGIN_PATH;
-    },
-    async checkAuth() {
-      if (!session.isLoggedIn()) throw redirect;
-    },
-    async checkError(error) {
-      if (isSessionError(error)) {
-        session.reset();
-        throw redirect;
-      }
-    },
+    ...checks,
     async getIdentity() {
       const { id, username } = session.get();
       return { id, fullName: username };

@@ -1,0 +1,57 @@
+/**
+ * What both areas' authProviders share: the signed-in account's info (fetched once per
+ * token), sign-out, and the session checks that send a visitor to the area's sign-in page.
+ */
+import type { AuthProvider } from 'ra-core';
+import type { HttpClient } from '../api/client';
+import { SESSION_CODE } from '../api/errors';
+import type { SessionStore } from './session';
+
+/** Whether an error from the data provider or a call means the session is gone. */
+export const isSessionError = (error: unknown) => {
+  const e = error as { status?: number; code?: number; body?: { code?: number } } | undefined;
+  return e?.code === SESSION_CODE || e?.body?.code === SESSION_CODE;
+};
+
+export function sessionAuth<Info>(options: {
+  api: HttpClient;
+  session: SessionStore<{ token: string }>;
+  infoPath: string;
+  logoutPath: string;
+  loginPage: string;
+}) {
+  const { api, session } = options;
+  let info: { token: string; promise: Promise<Info> } | undefined;
+  const redirect = { redirectTo: options.loginPage, message: false };
+
+  /** The account behind the current token; asked again when the token changes or the call failed. */
+  const me = () => {
+    const token = session.token();
+    if (!info || info.token !== token) info = { token, promise: api<Info>({ method: 'POST', path: options.infoPath }) };
+    info.promise.catch(() => (info = undefined));
+    return info.promise;
+  };
+  /** Forgets the cached info (after a sign-in). */
+  const fresh = <T,>(signedIn: T) => {
+    info = undefined;
+    return signedIn;
+  };
+  const checks: Pick<AuthProvider, 'logout' | 'checkAuth' | 'checkError'> = {
+    async logout() {
+      if (session.isLoggedIn()) await api({ method: 'POST', path: options.logoutPath, silent: true }).catch(() => undefined);
+      session.reset();
+      info = undefined;
+      return options.loginPage;
+    },
+    async checkAuth() {
+      if (!session.isLoggedIn()) throw redirect;
+    },
+    async checkError(error) {
+      if (isSessionError(error)) {
+        session.reset();
+        throw redirect;
+      }
+    },
+  };
+  return { me, fresh, checks };
+}
