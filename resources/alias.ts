@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, staff } from './define.js';
+import { defineResource, staff, supportStaff } from './define.js';
 import { localPartPattern } from './mailbox.js';
 
 /** Empty or "*": the domain's catch-all (@domain). */
@@ -13,8 +13,6 @@ export const catchAllLocalPart = z
 
 /** One or more destination addresses: a list, or text separated by commas, spaces or lines. */
 export const destinationsSchema = z.union([z.string().max(25_000), z.array(z.string().max(254)).max(1000)]);
-
-const mailStaff = ['superadmin', 'support'] as const;
 
 /** An address (or the catch-all @domain) delivered to one or more destinations. */
 export const alias = defineResource({
@@ -37,5 +35,5 @@ export const alias = defineResource({
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },
-  manage: { listVia: 'query', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
+  manage: { listVia: 'query', list: staff, get: staff, create: supportStaff, update: supportStaff, delete: supportStaff },
 });

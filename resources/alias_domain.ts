@@ -1,6 +1,4 @@
-import { defineResource, staff } from './define.js';
-
-const mailStaff = ['superadmin', 'support'] as const;
+import { defineResource, staff, supportStaff } from './define.js';
 
 /** A whole domain delivered onto another domain of the same customer (a@alias → a@target). */
 export const aliasDomain = defineResource({
@@ -24,5 +22,5 @@ export const aliasDomain = defineResource({
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },
-  manage: { listVia: 'query', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
+  manage: { listVia: 'query', list: staff, get: staff, create: supportStaff, update: supportStaff, delete: supportStaff },
 });

@@ -1,4 +1,4 @@
-import { defineResource, GiB, MAX_QUOTA_BYTES, MiB, superadminOnly, staff } from './define.js';
+import { defineResource, GiB, MAX_QUOTA_BYTES, MiB, superadminOnly, staff, supportStaff } from './define.js';
 
 export const locales = ['zh', 'en'] as const;
 export type Locale = (typeof locales)[number];
@@ -29,8 +29,8 @@ export const customer = defineResource({
     path: 'user',
     list: staff,
     get: staff,
-    create: ['superadmin', 'support'],
-    update: ['superadmin', 'support'],
+    create: supportStaff,
+    update: supportStaff,
     delete: superadminOnly,
   },
 });

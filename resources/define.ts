@@ -108,6 +108,8 @@ export function defineResource<const R extends ResourceDeclaration>(resource: R)
 /** Operator role sets used by several declarations. */
 export const staff: readonly OperatorRole[] = ['superadmin', 'support', 'billing'];
 export const superadminOnly: readonly OperatorRole[] = ['superadmin'];
+/** Who runs customers' accounts and mail day to day. */
+export const supportStaff: readonly OperatorRole[] = ['superadmin', 'support'];
 
 /** Largest mailbox quota the panel accepts (1 TiB), whatever the capacity. */
 export const MAX_QUOTA_BYTES = 1024 ** 4;

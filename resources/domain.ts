@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, MAX_QUOTA_BYTES, staff, superadminOnly } from './define.js';
+import { defineResource, MAX_QUOTA_BYTES, staff, superadminOnly, supportStaff } from './define.js';
 
 export const domainStatuses = ['pending', 'active', 'suspended'] as const;
 export type DomainStatus = (typeof domainStatuses)[number];
@@ -57,5 +57,5 @@ export const domain = defineResource({
       delete: 'Refused while the domain has mailboxes, aliases or alias domains.',
     },
   },
-  manage: { list: staff, get: staff, create: ['superadmin', 'support'], update: ['superadmin', 'support'], delete: superadminOnly },
+  manage: { list: staff, get: staff, create: supportStaff, update: supportStaff, delete: superadminOnly },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, staff } from './define.js';
+import { defineResource, staff, supportStaff } from './define.js';
 
 /** A visitor's message from the public contact form. */
 export const guestMessage = defineResource({
@@ -15,7 +15,7 @@ export const guestMessage = defineResource({
     user_agent: { kind: 'text', writable: 'never' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
   },
-  manage: { listVia: 'query', list: staff, get: staff, delete: ['superadmin', 'support'] },
+  manage: { listVia: 'query', list: staff, get: staff, delete: supportStaff },
 });
 
 /** What the public contact form sends; `website` is a honeypot no person fills in. */

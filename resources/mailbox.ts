@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineResource, MAX_QUOTA_BYTES, MiB, staff } from './define.js';
+import { defineResource, MAX_QUOTA_BYTES, MiB, staff, supportStaff } from './define.js';
 
 /** A local part as Postfix and Dovecot take it: dot-atom, lower case, at most 64 characters. */
 export const localPartPattern = /^[a-z0-9!#$%&'*+=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+=?^_`{|}~-]+)*$/;
 export const localPartSchema = z.string().trim().toLowerCase().min(1).max(64).regex(localPartPattern, 'validation.local_part');
-
-const mailStaff = ['superadmin', 'support'] as const;
 
 /**
  * A mailbox (`email` in the API): local part at one of the customer's domains, a password
@@ -49,5 +47,5 @@ export const mailbox = defineResource({
       update: 'Name, quota (same rules as create), active (a deactivated mailbox stops receiving and logging in at once), password. Added beside update_password for the edit screen.',
     },
   },
-  manage: { path: 'email', list: staff, get: staff, create: mailStaff, update: mailStaff, delete: mailStaff },
+  manage: { path: 'email', list: staff, get: staff, create: supportStaff, update: supportStaff, delete: supportStaff },
 });

@@ -30,3 +30,18 @@ export const storage = defineResource({
   },
   manage: { list: ['superadmin', 'support', 'billing'], get: ['superadmin', 'support', 'billing'], create: billing, update: billing, delete: billing },
 });
+
+/** A customer's mail capacity, as POST /api/{admin,manage}/storage/summary answers it. */
+export interface CapacitySummary {
+  user_id: number;
+  /** Bytes in unexpired blocks. */
+  capacity: number;
+  /** Sum of the quotas of all the customer's mailboxes. */
+  allocated: number;
+  /** Bytes stored in the mailboxes, as Dovecot last reported. */
+  used: number;
+  available: number;
+  storage_max: number;
+  mailboxes: number;
+  active_blocks: number;
+}

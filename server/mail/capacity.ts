@@ -3,23 +3,10 @@
  * quotas; storage_max bounds one mailbox, and so may a domain's max_quota. The one place
  * these rules are checked.
  */
+import type { CapacitySummary } from '../../resources/storage.js';
 import type { Db, Dialect } from '../db/index.js';
 import { AppError, fieldError } from '../core/errors.js';
 import { now } from '../core/time.js';
-
-export interface CapacitySummary {
-  user_id: number;
-  /** Bytes in unexpired blocks. */
-  capacity: number;
-  /** Sum of the quotas of all the customer's mailboxes. */
-  allocated: number;
-  /** Bytes stored in the mailboxes, as Dovecot last reported. */
-  used: number;
-  available: number;
-  storage_max: number;
-  mailboxes: number;
-  active_blocks: number;
-}
 
 export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySummary> {
   const at = now();

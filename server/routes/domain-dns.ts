@@ -1,7 +1,7 @@
 /** The DNS records of a domain, checked live, and proving ownership through the verification TXT record. */
 
 import { domain as domainResource } from '../../resources/domain.js';
-import { staff, type Area } from '../../resources/define.js';
+import { staff, supportStaff, type Area } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall, type CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
@@ -52,7 +52,7 @@ export const domainDnsCalls = [
     method: 'POST',
     path: '/api/manage/domain/verify',
     auth: 'operator',
-    roles: ['superadmin', 'support'],
+    roles: supportStaff,
     tag: 'manage/domain',
     summary: `${verifySummary} (Operators can also mark a domain verified without DNS: update with status "active".)`,
     input: idInput,

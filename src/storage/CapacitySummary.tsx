@@ -10,17 +10,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import { UsageBar } from '../area/UsageBar';
 import { useAreaCall } from '../area/useAreaCall';
+import type { CapacitySummary as Capacity } from '../../resources/storage';
 import { formatBytes } from '../screens/bytes';
-
-export interface Capacity {
-  capacity: number;
-  allocated: number;
-  used: number;
-  available: number;
-  storage_max: number;
-  mailboxes: number;
-  active_blocks: number;
-}
 
 /** The summary of the signed-in customer (no customer id), or of one customer for operators. */
 export function useCapacity(customerId?: number | string) {
