@@ -1,11 +1,16 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   plugins: [react()],
+  // react-router's package points every bundler at its development build; the web app ships its production one.
+  ...(process.env.VITEST ? {} : { resolve: { alias: [{ find: /^react-router$/, replacement: path.resolve('node_modules/react-router/dist/production/index.mjs') }] } }),
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
+    // Which chunks each page needs (bench/web-bundle.ts).
+    manifest: true,
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
       output: {

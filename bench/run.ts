@@ -1,109 +1,336 @@
 /**
- * `npm run bench`: list calls through the real app (in-process HTTP) on a million audit-log
- * rows and a hundred thousand customers. Writes bench/results/api-lists[-postgres].json.
- * DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh database, dropped afterwards).
+ * `npm run bench`: Maildesk against a bare Fastify server on the same database, at two sizes
+ * (BENCH_SIZES, mailboxes: default 20000 and 1000000), on SQLite and, when DATABASE_URL
+ * names a PostgreSQL server, on PostgreSQL too (BENCH_DIALECTS=sqlite|postgres to pick one).
+ * Both servers run in one child process (bench/serve.ts); this process generates the load,
+ * alternating Maildesk and the bare server round by round, so that the machine's drift
+ * (2 shared cores) hits both alike: ratios are the figures to read, not absolute numbers.
+ * Prints a table of every figure with its goal and writes bench/results/api-<database>.json.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
-import { loadConfig } from '../server/config.js';
-import { startMaildesk } from '../server/start.js';
-import { freshPostgresDatabase } from '../tests/helpers/postgres.js';
+import { hashPassword } from '../server/core/passwords.js';
+import type { Dialect } from '../server/db/index.js';
+import { BENCH_PASSWORD, benchCustomer, benchDatabase, customerEmail, OPERATOR, sizeOf, type BenchDatabase, type Size } from './data.js';
 
-const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
-const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 100_000);
+const SIZES = (process.env.BENCH_SIZES ?? '20000,1000000').split(',').map(Number);
+const DIALECTS = (process.env.BENCH_DIALECTS?.split(',') ?? (process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'])) as Dialect[];
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const CONCURRENCY = 4;
+const PG_SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-bench-'));
-const pgDatabase = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'maildesk_bench') : undefined;
-const config = loadConfig({ DATA_DIR: dataDir, ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'bench-password', ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}) });
-const maildesk = await startMaildesk(config);
-const { app, services } = maildesk;
-const { db, dialect } = services;
+// ---------------------------------------------------------------- HTTP load
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-console.log(`Seeding ${CUSTOMERS} customers and ${LOG_ROWS} log rows on ${dialect}…`);
-const seedStart = Date.now();
-const at = new Date().toISOString();
-// One real password hash for every seeded customer, so that one of them can sign in.
-const passwordHash = (await db.selectFrom('admin').select('password_hash').executeTakeFirstOrThrow()).password_hash;
-const numbers = (count: number) =>
-  dialect === 'postgres'
-    ? sql`select g as i from generate_series(1, ${count}) g`
-    : sql`with recursive s(i) as (select 1 union all select i + 1 from s where i < ${count}) select i from s`;
-await sql`insert into "user" (email, username, password_hash, is_verified, status, points, storage_max, locale, created_at, updated_at)
-  select 'customer' || i || '@bench.example', 'customer ' || i, ${passwordHash}, i % 2, 'active', i, 1073741824, 'en', ${at}, ${at}
-  from (${numbers(CUSTOMERS)}) n`.execute(db);
-const actions = ['login', 'update', 'create', 'delete', 'login_failed'];
-await sql`insert into log (user_id, actor_type, actor_id, actor_name, action, target_type, target_id, before, after, ip, user_agent, created_at)
-  select (i % ${CUSTOMERS}) + 1, 'customer', (i % ${CUSTOMERS}) + 1, 'customer' || ((i % ${CUSTOMERS}) + 1) || '@bench.example',
-    case i % 5 when 0 then ${actions[0]} when 1 then ${actions[1]} when 2 then ${actions[2]} when 3 then ${actions[3]} else ${actions[4]} end,
-    'user', (i % ${CUSTOMERS}) + 1, null, '{"username":"x"}', '10.0.' || (i % 250) || '.1', 'bench',
-    ${new Date(Date.now() - LOG_ROWS * 1000).toISOString().slice(0, 10)} || 'T' || substr('0' || ((i / 3600) % 24), -2) || ':' || substr('0' || ((i / 60) % 60), -2) || ':' || substr('0' || (i % 60), -2) || '.000Z'
-  from (${numbers(LOG_ROWS)}) n`.execute(db);
-// The steady state autovacuum keeps PostgreSQL in (visibility map set, statistics fresh).
-await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
-const seedSeconds = (Date.now() - seedStart) / 1000;
-console.log(`Seeded in ${seedSeconds.toFixed(1)} s`);
-
-async function inject(method: 'GET' | 'POST', url: string, body: unknown, token: string) {
-  const response = await app.inject({ method, url, headers: { authentication: token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  const parsed = response.json();
-  if (parsed.code !== 0) throw new Error(`${url} answered ${JSON.stringify(parsed)}`);
-  return parsed.data;
+interface Answer {
+  status: number;
+  body: any;
+  ms: number;
 }
-const operatorToken = (await inject('POST', '/api/manage/login/login', { username: 'bench', password: 'bench-password' }, '')).token as string;
-// A verified (odd-numbered) seeded customer.
-const customerNumber = Math.min(4243, CUSTOMERS % 2 === 0 ? CUSTOMERS - 1 : CUSTOMERS);
-const customerToken = (await inject('POST', '/api/admin/login/login', { email: `customer${customerNumber}@bench.example`, password: 'bench-password' }, '')).token as string;
 
-const scenarios: { name: string; url: string; body: Record<string, unknown>; token: string }[] = [
-  { name: 'operator: newest log entries (page 1 of 20)', url: '/api/manage/log/list', body: {}, token: operatorToken },
-  { name: 'operator: log sorted by time, page 1000', url: '/api/manage/log/list', body: { sort: 'created_at', order: 'desc', page: 1000 }, token: operatorToken },
-  { name: 'operator: failed sign-ins (filter action)', url: '/api/manage/log/list', body: { filter: { action: 'login_failed' } }, token: operatorToken },
-  { name: 'operator: one customer\'s entries (filter user_id)', url: '/api/manage/log/list', body: { filter: { user_id: 777 } }, token: operatorToken },
-  { name: 'operator: log entries of one IP', url: '/api/manage/log/list', body: { filter: { ip: '10.0.42.1' }, page_size: 100 }, token: operatorToken },
-  { name: 'customer: own log (scoped), page 1', url: '/api/admin/log/list', body: {}, token: customerToken },
-  { name: 'operator: customers, newest first', url: '/api/manage/user/list', body: {}, token: operatorToken },
-  { name: 'operator: customers by points, page 500', url: '/api/manage/user/list', body: { sort: 'points', order: 'desc', page: 500 }, token: operatorToken },
-  { name: 'operator: verified customers', url: '/api/manage/user/list', body: { filter: { is_verified: 1 } }, token: operatorToken },
-  { name: 'operator: customer search "customer4242" (substring scan)', url: '/api/manage/user/list', body: { q: 'customer4242' }, token: operatorToken },
-];
+// The calls that take their parameters as a query string (resources' listVia: 'query').
+const byQuery = /^\/api\/(admin|manage)\/(alias|alias_domain|email_template|guest_message|email_send_log)\/list$/;
 
-const results = [];
-for (const scenario of scenarios) {
-  await inject('POST', scenario.url, scenario.body, scenario.token); // warm up
-  const times: number[] = [];
-  let total = 0;
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    total = (await inject('POST', scenario.url, scenario.body, scenario.token)).total;
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+function request(port: number, url: string, body: unknown, token = ''): Promise<Answer> {
+  const get = byQuery.test(url);
+  const query = new URLSearchParams(Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+  const payload = get ? '' : JSON.stringify(body ?? {});
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: get ? `${url}?${query}` : url, method: get ? 'GET' : 'POST', agent, headers: { ...(get ? {} : { 'content-type': 'application/json' }), 'content-length': Buffer.byteLength(payload), authentication: token, 'accept-language': 'en' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - start) / 1e6;
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), ms });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function ok(port: number, url: string, body: unknown, token = '') {
+  const answer = await request(port, url, body, token);
+  if (answer.body.code !== 0) throw new Error(`${url} answered ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/** `concurrency` loops calling `call` for `ms`; every latency and the count. */
+async function load(ms: number, concurrency: number, call: () => Promise<Answer>) {
+  const end = Date.now() + ms;
+  const latencies: number[] = [];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const answer = await call();
+        if (answer.body.code !== 0) throw new Error(`answered ${JSON.stringify(answer.body)}`);
+        latencies.push(answer.ms);
+      }
+    }),
+  );
+  return latencies;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? +sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(2) : NaN;
+};
+const round2 = (n: number) => +n.toFixed(2);
+
+// ---------------------------------------------------------------- child servers
+function child(args: string[]): { process: ChildProcess; line: Promise<any> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = new Promise<any>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (c) => {
+      out += c;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    proc.on('exit', (code) => reject(new Error(`bench/serve.ts ${args[0]} exited with ${code}`)));
+  });
+  return { process: proc, line };
+}
+
+// ---------------------------------------------------------------- one size on one database
+interface Figure {
+  figure: string;
+  unit: string;
+  maildesk: number;
+  bare?: number;
+  ratio?: number;
+  goal: string;
+  met?: boolean;
+  p50_ms?: number;
+  bare_p50_ms?: number;
+  total?: number;
+  total_is_estimate?: boolean;
+}
+
+async function measure(dialect: Dialect, size: Size) {
+  const database: BenchDatabase = await benchDatabase(dialect, size, PG_SERVER);
+  const options = JSON.stringify(database);
+  const figures: Figure[] = [];
+  try {
+    // Start-up, alternating (each a process of its own on the same database).
+    const starts: Record<'maildesk' | 'bare', number[]> = { maildesk: [], bare: [] };
+    for (let i = 0; i < 3; i++) {
+      for (const which of i % 2 ? (['bare', 'maildesk'] as const) : (['maildesk', 'bare'] as const)) {
+        const run = child(['startup', which, options]);
+        starts[which].push((await run.line).ms);
+      }
+    }
+    const startMaildesk = percentile(starts.maildesk, 0.5);
+    const startBare = percentile(starts.bare, 0.5);
+    figures.push({ figure: 'start-up', unit: 'ms', maildesk: startMaildesk, bare: startBare, ratio: round2(startMaildesk / startBare), goal: '≤ 2× bare', met: startMaildesk / startBare <= 2 });
+
+    const servers = child(['serve', options]);
+    const ports = (await servers.line) as { maildesk: number; bare: number };
+    try {
+      const operator = (await ok(ports.maildesk, '/api/manage/login/login', OPERATOR)).body.data.token as string;
+      const customer = (await ok(ports.maildesk, '/api/admin/login/login', { email: customerEmail(benchCustomer(size)), password: BENCH_PASSWORD })).body.data.token as string;
+
+      // The same answers, or the comparison means nothing.
+      for (const [url, body] of [['/api/admin/me/info', {}], ['/api/admin/email/list', { page_size: 100 }]] as const) {
+        const [a, b] = [await ok(ports.maildesk, url, body, customer), await ok(ports.bare, url, body, customer)];
+        // Same keys and values; key order and Maildesk's count labels aside.
+        const strip = (data: any) =>
+          JSON.stringify(data, (key, value) =>
+            key === 'total_is_estimate' ? undefined : value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+          );
+        if (strip(a.body.data) !== strip(b.body.data)) throw new Error(`${url}: Maildesk and the bare server disagree:\n${strip(a.body.data).slice(0, 400)}\n${strip(b.body.data).slice(0, 400)}`);
+      }
+
+      // Throughput, A/B alternated round by round (ABBA), same concurrency.
+      for (const [name, url, body] of [
+        ['me/info', '/api/admin/me/info', {}],
+        ['customer email/list page 1 (100 mailboxes)', '/api/admin/email/list', { page_size: 100 }],
+      ] as const) {
+        const lat: Record<'maildesk' | 'bare', number[]> = { maildesk: [], bare: [] };
+        const time: Record<'maildesk' | 'bare', number> = { maildesk: 0, bare: 0 };
+        await load(300, CONCURRENCY, () => request(ports.maildesk, url, body, customer));
+        await load(300, CONCURRENCY, () => request(ports.bare, url, body, customer));
+        for (let r = 0; r < ROUNDS; r++) {
+          for (const which of r % 2 ? (['bare', 'maildesk'] as const) : (['maildesk', 'bare'] as const)) {
+            const t = Date.now();
+            lat[which].push(...(await load(ROUND_MS, CONCURRENCY, () => request(ports[which], url, body, customer))));
+            time[which] += Date.now() - t;
+          }
+        }
+        const rps = (which: 'maildesk' | 'bare') => round2((lat[which].length / time[which]) * 1000);
+        const ratio = round2(rps('maildesk') / rps('bare'));
+        figures.push({
+          figure: `${name}: req/s at concurrency ${CONCURRENCY}`,
+          unit: 'req/s',
+          maildesk: rps('maildesk'),
+          bare: rps('bare'),
+          ratio,
+          goal: '≥ 0.8 of bare',
+          met: ratio >= 0.8,
+          p50_ms: percentile(lat.maildesk, 0.5),
+          bare_p50_ms: percentile(lat.bare, 0.5),
+        });
+      }
+
+      // Operator lists and searches: latency of one request at a time.
+      const customerNumber = benchCustomer(size);
+      const someDomain = Math.min(777, size.domains);
+      const someMailbox = Math.min(4242, size.mailboxes);
+      const lists: [string, string, Record<string, unknown>, number][] = [
+        ['operator email/list page 1 (newest)', '/api/manage/email/list', {}, 20],
+        ['operator email/list page 1 by address', '/api/manage/email/list', { sort: 'address', order: 'asc' }, 20],
+        ['operator email/list of one customer', '/api/manage/email/list', { filter: { owner_id: customerNumber } }, 20],
+        ['operator email/list search by address (q=user4242)', '/api/manage/email/list', { q: `user${someMailbox}` }, 50],
+        ['operator email/list search by domain (q=d777.example)', '/api/manage/email/list', { q: `d${someDomain}.example` }, 50],
+        ['operator email/list search q="User 42" (name)', '/api/manage/email/list', { q: 'User 42' }, 50],
+        ['operator alias/list page 1', '/api/manage/alias/list', {}, 20],
+        ['operator alias/list search by address (q=alias4242)', '/api/manage/alias/list', { q: `alias${someMailbox}` }, 50],
+        ['operator domain/list page 1', '/api/manage/domain/list', {}, 20],
+        ['operator domain/list search by name (q=d777)', '/api/manage/domain/list', { q: `d${someDomain}` }, 50],
+        ['operator user/list page 1', '/api/manage/user/list', {}, 20],
+        ['operator user/list search by e-mail (q=customer<n>)', '/api/manage/user/list', { q: `customer${customerNumber}` }, 50],
+        ['operator log/list page 1 (newest)', '/api/manage/log/list', {}, 20],
+        ['operator log/list failed sign-ins', '/api/manage/log/list', { filter: { action: 'login_failed' } }, 20],
+        ['operator log/list of one IP', '/api/manage/log/list', { filter: { ip: '10.0.42.1' } }, 20],
+        ['customer log/list page 1', '/api/admin/log/list', {}, 20],
+      ];
+      for (const [name, url, body, goalMs] of lists) {
+        const token = url.startsWith('/api/admin/') ? customer : operator;
+        await ok(ports.maildesk, url, body, token);
+        const times: number[] = [];
+        let last: any;
+        for (let i = 0; i < RUNS; i++) {
+          const answer = await ok(ports.maildesk, url, body, token);
+          times.push(answer.ms);
+          last = answer.body.data;
+        }
+        const p50 = percentile(times, 0.5);
+        figures.push({
+          figure: name,
+          unit: 'ms p50',
+          maildesk: p50,
+          goal: `< ${goalMs} ms p50`,
+          met: p50 < goalMs,
+          total: last.total,
+          total_is_estimate: last.total_is_estimate ?? false,
+        });
+      }
+
+      // me/info while 8 mailboxes are being created, and bulk creation against raw argon2.
+      const idle = percentile(
+        (await load(1000, 1, () => request(ports.maildesk, '/api/admin/me/info', {}, customer))),
+        0.5,
+      );
+      const domain = (await ok(ports.maildesk, '/api/admin/domain/list', { page_size: 1 }, customer)).body.data.list[0].id as number;
+      let serial = 0;
+      const create = () => request(ports.maildesk, '/api/admin/email/create', { domain_id: domain, local_part: `bench${process.pid}x${serial++}`, password: 'bench-mailbox-1', quota: 1048576 }, customer);
+      const windowMs = Math.max(ROUND_MS * 2, 3000);
+      let created = 0;
+      let createTime = 0;
+      let hashed = 0;
+      let hashTime = 0;
+      const during: number[] = [];
+      for (let r = 0; r < 2; r++) {
+        // Raw argon2 (same parameters, 8 at a time) in this process, then the same work through the API.
+        let t = Date.now();
+        const end = t + windowMs;
+        await Promise.all(Array.from({ length: 8 }, async () => {
+          while (Date.now() < end) {
+            await hashPassword('bench-mailbox-1');
+            hashed++;
+          }
+        }));
+        hashTime += Date.now() - t;
+        t = Date.now();
+        let creating = true;
+        const creators = load(windowMs, 8, create).then((l) => {
+          creating = false;
+          return l;
+        });
+        while (creating) during.push((await ok(ports.maildesk, '/api/admin/me/info', {}, customer)).ms);
+        created += (await creators).length;
+        createTime += Date.now() - t;
+      }
+      const busy = percentile(during, 0.5);
+      figures.push({ figure: 'me/info p50 while 8 mailboxes are created', unit: 'ms p50', maildesk: busy, bare: idle, ratio: round2(busy / idle), goal: '< 5 ms p50', met: busy < 5 });
+      const createRate = round2((created / createTime) * 1000);
+      const hashRate = round2((hashed / hashTime) * 1000);
+      figures.push({ figure: 'mailbox creation, 8 at a time (bare: raw argon2)', unit: 'per s', maildesk: createRate, bare: hashRate, ratio: round2(createRate / hashRate), goal: '≥ 0.9 of raw argon2', met: createRate / hashRate >= 0.9 });
+    } finally {
+      servers.process.kill('SIGTERM');
+      await new Promise((resolve) => servers.process.once('exit', resolve));
+    }
+  } finally {
+    await database.drop();
   }
-  times.sort((a, b) => a - b);
-  const result = {
-    scenario: scenario.name,
-    call: `POST ${scenario.url}`,
-    body: scenario.body,
-    total_rows_matched: total,
-    p50_ms: +times[Math.floor(times.length * 0.5)].toFixed(2),
-    p95_ms: +times[Math.floor(times.length * 0.95)].toFixed(2),
-    max_ms: +times[times.length - 1].toFixed(2),
-  };
-  console.log(`${result.p50_ms.toString().padStart(8)} ms p50 ${result.p95_ms.toString().padStart(8)} ms p95  ${scenario.name} (${total} rows)`);
-  results.push(result);
+  return figures;
 }
 
-const out = path.resolve('bench/results', dialect === 'postgres' ? 'api-lists-postgres.json' : 'api-lists.json');
-fs.writeFileSync(
-  out,
-  JSON.stringify(
-    { database: dialect, log_rows: LOG_ROWS, customers: CUSTOMERS, runs_per_scenario: RUNS, seed_seconds: seedSeconds, node: process.version, cpus: os.cpus().length, date: new Date().toISOString(), results },
-    null,
-    2,
-  ) + '\n',
-);
-console.log(`Written to ${out}`);
-await maildesk.close();
-await pgDatabase?.drop();
-fs.rmSync(dataDir, { recursive: true, force: true });
+// ---------------------------------------------------------------- the run
+const pad = (s: string | number | undefined, n: number) => String(s ?? '').padStart(n);
+for (const dialect of DIALECTS) {
+  const bySize: Record<number, Figure[]> = {};
+  for (const mailboxes of SIZES) {
+    const size = sizeOf(mailboxes);
+    console.log(`\n${dialect}, ${mailboxes.toLocaleString('en')} mailboxes (${size.customers} customers, ${size.domains} domains, ${size.aliases} aliases, ${size.logRows} log rows)`);
+    bySize[mailboxes] = await measure(dialect, size);
+    console.log(`${'figure'.padEnd(58)} ${pad('Maildesk', 10)} ${pad('bare', 10)} ${pad('ratio', 6)}  goal`);
+    for (const f of bySize[mailboxes]) {
+      const extra = f.total !== undefined ? ` (total ${f.total}${f.total_is_estimate ? ', estimate' : ''})` : '';
+      console.log(`${f.figure.padEnd(58)} ${pad(f.maildesk, 10)} ${pad(f.bare, 10)} ${pad(f.ratio, 6)}  ${f.goal.padEnd(22)} ${f.met ? 'met' : 'NOT MET'}${extra}`);
+    }
+  }
+  // Growth from the smallest to the largest size: latencies should not follow the table size.
+  const [small, large] = [Math.min(...SIZES), Math.max(...SIZES)];
+  const growth =
+    small === large
+      ? []
+      : bySize[large].map((f) => {
+          const before = bySize[small].find((g) => g.figure === f.figure) ?? f;
+          const latency = f.unit.startsWith('ms') ? f.maildesk : f.p50_ms;
+          const latencyBefore = before.unit.startsWith('ms') ? before.maildesk : before.p50_ms;
+          return { figure: f.figure, [`at_${small}`]: latencyBefore, [`at_${large}`]: latency, growth: latency && latencyBefore ? round2(latency / latencyBefore) : null };
+        });
+  if (growth.length) {
+    console.log(`\nGrowth of each latency from ${small.toLocaleString('en')} to ${large.toLocaleString('en')} mailboxes (×${large / small} rows):`);
+    for (const g of growth) console.log(`${g.figure.padEnd(58)} ×${g.growth}`);
+  }
+  const out = path.resolve('bench/results', `api-${dialect}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        database: dialect,
+        note: 'Maildesk and the bare reference server (bench/bare.ts) in one child process, load from this one, alternated round by round; read the ratios',
+        node: process.version,
+        cpus: os.cpus().length,
+        load_average: os.loadavg().map(round2),
+        date: new Date().toISOString(),
+        concurrency: CONCURRENCY,
+        round_ms: ROUND_MS,
+        rounds: ROUNDS,
+        runs_per_list: RUNS,
+        sizes: Object.fromEntries(SIZES.map((m) => [m, { ...sizeOf(m), figures: bySize[m] }])),
+        growth,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`Written to ${out}`);
+}
+agent.destroy();

@@ -1,13 +1,15 @@
 /**
- * `npm run deploy:config -- --db … --out DIR [options]`: writes the Postfix and Dovecot
- * configuration of one installation (and, for PostgreSQL, the roles to create). See
- * deploy/README.md for how a Debian mail server uses it.
+ * `npm run deploy:config -- --db … --out DIR (--tls-cert … --tls-key … | --allow-plaintext) [options]`:
+ * writes the Postfix, Dovecot and OpenDKIM configuration of one installation (and, for
+ * PostgreSQL, the roles to create). Compiled with the server (`npm run build`), so it runs on a
+ * production install without dev dependencies. See deploy/README.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseOptions, type InstallOptions } from './options.js';
-import { dovecotFiles } from './templates/dovecot.js';
+import { HelpRequested, parseOptions, type InstallOptions } from './options.js';
+import { dovecotDir, dovecotFiles } from './templates/dovecot.js';
+import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
 import { mainCf, mapFile, mapNames, masterCf, postfixDir, type MapKey } from './templates/postfix.js';
 import { rolesSql } from './templates/postgres.js';
 
@@ -17,36 +19,58 @@ export function installationFiles(o: InstallOptions): Record<string, string> {
     [path.join(postfixDir(o), 'main.cf')]: mainCf(o),
     [path.join(postfixDir(o), 'master.cf')]: masterCf(o),
     ...dovecotFiles(o),
+    ...opendkimFiles(o),
   };
   for (const key of Object.keys(mapNames) as MapKey[]) files[path.join(postfixDir(o), `maildesk-${mapNames[key]}.cf`)] = mapFile(o, key);
   if (o.db.kind === 'postgres') files[path.join(o.out, 'postgres-roles.sql')] = rolesSql(o.db);
   return files;
 }
 
-/** Files holding database passwords are readable by root and the daemon's group only. */
-const secretGroups: Record<string, string> = { postfix: 'postfix', dovecot: 'dovecot' };
+/**
+ * Who may read each file. Files with database credentials (or the SQLite path, which leads to
+ * every password hash) are root's and the daemon's group only; main.cf, master.cf and
+ * dovecot.conf stay world-readable, or postconf, sendmail, mailq and doveadm fail for other users.
+ */
+export function fileMode(o: InstallOptions, file: string): { mode: number; group?: string } {
+  const name = path.basename(file);
+  if (name === 'main.cf' || name === 'master.cf' || name === 'dovecot.conf' || name.endsWith('.service')) return { mode: 0o644 };
+  if (name === 'postgres-roles.sql') return { mode: 0o600 };
+  const dir = path.dirname(file);
+  if (dir === postfixDir(o)) return { mode: 0o640, group: 'postfix' };
+  if (dir === dovecotDir(o)) return { mode: 0o640, group: 'dovecot' };
+  if (dir === opendkimDir(o)) return { mode: 0o640, group: 'opendkim' };
+  return { mode: 0o600 };
+}
 
 export function writeInstallation(o: InstallOptions) {
+  const root = process.getuid?.() === 0;
   for (const [file, content] of Object.entries(installationFiles(o))) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content, { mode: 0o640 });
-    fs.chmodSync(file, 0o640);
-    const group = secretGroups[path.basename(path.dirname(file))];
-    if (group && process.getuid?.() === 0) chownToGroup(file, group);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    const { mode, group } = fileMode(o, file);
+    fs.writeFileSync(file, content, { mode });
+    fs.chmodSync(file, mode);
+    if (group && root) chownToGroup(file, group);
   }
+  // Postfix does not make its queue directory itself (its subdirectories it does, at start).
+  if (root && !fs.existsSync(o.postfixQueueDir)) fs.mkdirSync(o.postfixQueueDir, { recursive: true, mode: 0o755 });
 }
 
 function chownToGroup(file: string, group: string) {
   const line = fs.readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.startsWith(`${group}:`));
-  if (line) fs.chownSync(file, 0, Number(line.split(':')[2]));
+  if (!line) throw new Error(`no group "${group}": install the mail packages first (deploy/install-mail-packages.sh)`);
+  fs.chownSync(file, 0, Number(line.split(':')[2]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const options = parseOptions(process.argv.slice(2));
     writeInstallation(options);
-    console.log(`Wrote the Postfix and Dovecot configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
+    console.log(`Wrote the Postfix, Dovecot and OpenDKIM configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      console.log(error.message);
+      process.exit(0);
+    }
     console.error(error instanceof Error ? error.message : error);
     process.exit(2);
   }

@@ -11,11 +11,13 @@ export interface PostgresTarget {
   host: string;
   port: number;
   database: string;
-  /** Login roles the daemons use: Postfix only reads; Dovecot reads and writes usage. */
+  /** Login roles the daemons use: Postfix only reads; Dovecot reads and writes usage; OpenDKIM reads signing keys. */
   postfixRole: string;
   postfixPassword: string;
   dovecotRole: string;
   dovecotPassword: string;
+  opendkimRole: string;
+  opendkimPassword: string;
 }
 
 export interface InstallOptions {
@@ -27,46 +29,66 @@ export interface InstallOptions {
   smtp: Listen;
   /** Mail submission for the mailboxes' own clients (SMTP AUTH through Dovecot). */
   submission: Listen;
-  /** Dovecot's authentication service for Postfix's SMTP AUTH. */
-  saslAuth: Listen;
+  /** Messages per minute one client address may submit (Postfix anvil). */
+  submissionRate: number;
   imap: Listen;
   lmtp: Listen;
   quotaStatus: Listen;
+  /** OpenDKIM, the signing milter of submitted mail. */
+  dkimMilter: Listen;
+  /** Clients trusted to send with local senders without logging in (the panel's own mail). */
+  mynetworks: string;
   postfixQueueDir: string;
   postfixDataDir: string;
   dovecotBaseDir: string;
   dovecotStateDir: string;
+  /** SQLite: the group sharing the database directory (Postfix daemons keep only their primary group). */
+  dbGroup: string;
   /** Log files here instead of syslog. */
   logDir?: string;
   tlsCert?: string;
   tlsKey?: string;
+  /** Explicitly accepted: passwords may cross the network without TLS. */
+  allowPlaintext: boolean;
   /** Tests: no delay after a failed login. */
   noAuthDelay: boolean;
 }
 
-function listen(text: string, name: string): Listen {
+function listen(text: string, name: string, defaultHost = '0.0.0.0'): Listen {
   const match = /^(?:(.+):)?(\d+)$/.exec(text);
   if (!match) throw new Error(`--${name}: expected [host:]port, got "${text}"`);
-  return { host: match[1] ?? '0.0.0.0', port: Number(match[2]) };
+  return { host: match[1] ?? defaultHost, port: Number(match[2]) };
 }
 
-const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk.sqlite | --db postgres://host:port/database --out DIR [options]
+/** Asked for --help: the caller prints the usage and exits 0. */
+export class HelpRequested extends Error {}
+
+export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk.sqlite | --db postgres://host:port/database --out DIR
+                             (--tls-cert FILE --tls-key FILE | --allow-plaintext) [options]
   --mail-dir DIR          where mailboxes live (default /var/vmail)
   --mail-user NAME        system user owning the mail store (default vmail)
   --hostname NAME         the mail server's name, the customers' MX (default $MAIL_HOSTNAME)
+  --tls-cert FILE --tls-key FILE   certificate for IMAP (STARTTLS), SMTP and submission; logins only over TLS
+  --allow-plaintext       write a configuration without TLS: passwords cross the network in clear text
   --smtp [HOST:]PORT      Postfix smtpd (default 0.0.0.0:25)
   --submission [HOST:]PORT  Postfix submission with SMTP AUTH (default 0.0.0.0:587)
-  --sasl-auth [HOST:]PORT Dovecot's auth service for Postfix (default 127.0.0.1:12345)
+  --submission-rate N     messages per minute one client address may submit (default 60)
   --imap [HOST:]PORT      Dovecot IMAP (default 0.0.0.0:143)
   --lmtp [HOST:]PORT      Dovecot LMTP, Postfix delivers here (default 127.0.0.1:24)
   --quota-status [HOST:]PORT  Dovecot's quota policy for Postfix (default 127.0.0.1:10993)
+  --dkim-milter [HOST:]PORT   OpenDKIM, signing submitted mail (default 127.0.0.1:8891)
+  --mynetworks CIDRS      clients that may use local senders without logging in (default 127.0.0.0/8)
   --postfix-queue DIR     (default /var/spool/postfix)   --postfix-data DIR (default /var/lib/postfix)
   --dovecot-run DIR       (default /run/dovecot)         --dovecot-state DIR (default /var/lib/dovecot)
+  --db-group NAME         SQLite: group owning the database directory (default postfix)
   --log-dir DIR           log to files here instead of syslog
-  --tls-cert FILE --tls-key FILE   IMAP over TLS (required for plain-text logins from outside)
-  --postfix-role NAME --dovecot-role NAME   PostgreSQL login roles (default maildesk_postfix, maildesk_dovecot)
-  --postfix-password P --dovecot-password P  their passwords (default: generated)
-  --no-auth-delay         tests only: no pause after a failed login`;
+  --postfix-role NAME --dovecot-role NAME --opendkim-role NAME   PostgreSQL login roles
+                          (default maildesk_postfix, maildesk_dovecot, maildesk_opendkim)
+  --postfix-password P --dovecot-password P --opendkim-password P  their passwords (default: generated)
+  --no-auth-delay         tests only: no pause after a failed login
+  --help                  this text`;
+
+const flagNames = new Set(['no-auth-delay', 'help', 'allow-plaintext']);
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): InstallOptions {
   const args = new Map<string, string>();
@@ -74,10 +96,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i];
     if (!key.startsWith('--')) throw new Error(`unexpected argument "${key}"\n${usage}`);
-    if (key === '--no-auth-delay' || key === '--help') flags.add(key.slice(2));
+    if (flagNames.has(key.slice(2))) flags.add(key.slice(2));
     else args.set(key.slice(2), argv[++i] ?? '');
   }
-  if (flags.has('help')) throw new Error(usage);
+  if (flags.has('help')) throw new HelpRequested(usage);
   const db = args.get('db');
   const out = args.get('out');
   if (!db || !out) throw new Error(usage);
@@ -85,6 +107,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   let target: InstallOptions['db'];
   if (db.startsWith('sqlite:')) {
     target = { kind: 'sqlite', path: path.resolve(db.slice('sqlite:'.length)) };
+    // OpenDKIM's SQL datasets name the file without "/" and without these characters (see templates/opendkim.ts).
+    if (!/^[^:@+/?]{2,}$/.test(path.basename(target.path))) throw new Error(`--db: the SQLite file name must not contain : @ + ? (got "${path.basename(target.path)}")`);
   } else if (/^postgres(ql)?:\/\//.test(db)) {
     const url = new URL(db);
     target = {
@@ -96,13 +120,25 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       postfixPassword: args.get('postfix-password') ?? secret(),
       dovecotRole: args.get('dovecot-role') ?? 'maildesk_dovecot',
       dovecotPassword: args.get('dovecot-password') ?? secret(),
+      opendkimRole: args.get('opendkim-role') ?? 'maildesk_opendkim',
+      opendkimPassword: args.get('opendkim-password') ?? secret(),
     };
+    // OpenDKIM's data source names cannot quote these characters.
+    for (const [name, value] of Object.entries({ 'opendkim-role': target.opendkimRole, 'opendkim-password': target.opendkimPassword, 'db host': target.host, 'db name': target.database })) {
+      if (/[:@+/?\s]/.test(value)) throw new Error(`--${name}: must not contain : @ + / ? or spaces`);
+    }
   } else {
     throw new Error(`--db: expected sqlite:/path or postgres://…, got "${db}"`);
   }
   const tlsCert = args.get('tls-cert');
   const tlsKey = args.get('tls-key');
   if (!tlsCert !== !tlsKey) throw new Error('--tls-cert and --tls-key go together');
+  const allowPlaintext = flags.has('allow-plaintext');
+  if (!tlsCert && !allowPlaintext) {
+    throw new Error('Refusing to write a configuration that accepts passwords without TLS: give --tls-cert and --tls-key (or, knowingly, --allow-plaintext).');
+  }
+  const submissionRate = Number(args.get('submission-rate') ?? 60);
+  if (!Number.isInteger(submissionRate) || submissionRate < 1) throw new Error('--submission-rate: a whole number of messages per minute, at least 1');
   return {
     db: target,
     out: path.resolve(out),
@@ -111,17 +147,21 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     hostname: args.get('hostname') ?? env.MAIL_HOSTNAME ?? 'mail.localhost',
     smtp: listen(args.get('smtp') ?? '25', 'smtp'),
     submission: listen(args.get('submission') ?? '587', 'submission'),
-    saslAuth: listen(args.get('sasl-auth') ?? '127.0.0.1:12345', 'sasl-auth'),
+    submissionRate,
     imap: listen(args.get('imap') ?? '143', 'imap'),
     lmtp: listen(args.get('lmtp') ?? '127.0.0.1:24', 'lmtp'),
     quotaStatus: listen(args.get('quota-status') ?? '127.0.0.1:10993', 'quota-status'),
+    dkimMilter: listen(args.get('dkim-milter') ?? '127.0.0.1:8891', 'dkim-milter', '127.0.0.1'),
+    mynetworks: args.get('mynetworks') ?? '127.0.0.0/8',
     postfixQueueDir: path.resolve(args.get('postfix-queue') ?? '/var/spool/postfix'),
     postfixDataDir: path.resolve(args.get('postfix-data') ?? '/var/lib/postfix'),
     dovecotBaseDir: path.resolve(args.get('dovecot-run') ?? '/run/dovecot'),
     dovecotStateDir: path.resolve(args.get('dovecot-state') ?? '/var/lib/dovecot'),
+    dbGroup: args.get('db-group') ?? 'postfix',
     logDir: args.get('log-dir') ? path.resolve(args.get('log-dir')!) : undefined,
     tlsCert,
     tlsKey,
+    allowPlaintext,
     noAuthDelay: flags.has('no-auth-delay'),
   };
 }

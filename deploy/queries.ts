@@ -1,21 +1,41 @@
 /**
  * Every lookup the mail server makes, in one place. They read only the mail_* views of
- * migration 0002 (active records of active, verified domains of active customers), so a
- * change in the panel applies to the next message. `||` concatenates in SQLite and PostgreSQL.
+ * migrations 0002 and 0007 (active records of active, verified domains of active customers),
+ * so a change in the panel applies to the next message. `||` concatenates in SQLite and PostgreSQL.
+ *
+ * Each lookup must stay an index read at a million mailboxes on both databases
+ * (tests/mail: EXPLAIN; bench/mail-lookups.ts). PostgreSQL cannot push a join key into the
+ * mail_alias UNION ALL view, so an alias domain is first resolved to its target in a scalar
+ * subquery and the view is then read with a constant address, which it pushes into both branches.
  */
 
-/** Postfix maps (%s the key, %u its local part, %d its domain). Order of the alias maps matters. */
+/** The target domain of the alias domain %d (alias domains have one target). */
+const targetOf = `(SELECT target_domain FROM mail_alias_domain WHERE alias_domain = '%d')`;
+
+/** Postfix maps (%s the key, %u its local part, %d its domain; a query with an empty %u or %d is not run). */
 export const postfixMaps = {
   domains: `SELECT name FROM mail_domain WHERE name = '%s'`,
   mailboxes: `SELECT address FROM mail_mailbox WHERE address = '%s'`,
   // 1. aliases and catch-alls, and every mailbox as an alias of itself (in the view);
   aliases: `SELECT goto FROM mail_alias WHERE address = '%s'`,
   // 2. user@alias-domain → whatever user@target-domain resolves to;
-  aliasDomainAliases: `SELECT a.goto FROM mail_alias_domain ad JOIN mail_alias a ON a.address = '%u' || '@' || ad.target_domain WHERE ad.alias_domain = '%d'`,
+  aliasDomainAliases: `SELECT goto FROM mail_alias WHERE address = '%u@' || ${targetOf}`,
   // 3. anything else @alias-domain → the target domain's catch-all.
-  aliasDomainCatchAll: `SELECT a.goto FROM mail_alias_domain ad JOIN mail_alias a ON a.address = '@' || ad.target_domain WHERE ad.alias_domain = '%d'`,
-  // Submission: who may send as an address — the mailbox itself, or the mailboxes an alias delivers to.
-  senderLogins: `SELECT goto FROM mail_alias WHERE address = '%s'`,
+  aliasDomainCatchAll: `SELECT goto FROM mail_alias WHERE address = '@' || ${targetOf}`,
+  // Submission: who may send as an address — the mailbox itself, or the mailboxes an alias
+  // delivers to. Never a catch-all: Postfix also asks for "@domain", and %u is empty then.
+  senderLogins: `SELECT goto FROM mail_alias WHERE address = '%u@%d'`,
+  // … and the same address at an alias domain of its domain.
+  aliasDomainSenderLogins: `SELECT goto FROM mail_alias WHERE address = '%u@' || ${targetOf}`,
+  // Port 25: mail claiming a sender of a domain hosted here comes through submission, not from outside.
+  localSender: `SELECT 'REJECT 5.7.1 Sender address of a domain hosted here: send through the submission port' FROM mail_domain WHERE name = '%d'`,
+  // RCPT: the mailbox an address resolves to (exactly as virtual_alias_maps orders it) is full.
+  // Dovecot's quota-status only knows mailboxes, not aliases, alias domains or catch-alls.
+  quotaFull: `SELECT '552 5.2.2 Mailbox is full' FROM mail_mailbox_full WHERE address = COALESCE(
+    (SELECT goto FROM mail_alias WHERE address = '%u@%d' LIMIT 1),
+    (SELECT goto FROM mail_alias WHERE address = '%u@' || ${targetOf} LIMIT 1),
+    (SELECT goto FROM mail_alias WHERE address = '@' || ${targetOf} LIMIT 1),
+    (SELECT goto FROM mail_alias WHERE address = '@%d' LIMIT 1))`.replace(/\s*\n\s*/g, ' '),
 } as const;
 
 /** Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store, the quota. */
@@ -28,7 +48,11 @@ export function dovecotQueries(mailDir: string) {
   };
 }
 
+/** OpenDKIM's KeyTable and SigningTable: one row per signing domain (keyed by its name). */
+export const dkimKeys = { view: 'mail_dkim_key', key: 'domain', data: ['domain', 'selector', 'private_key'] } as const;
+
 /** Views and table each daemon may touch (PostgreSQL grants). */
-export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain'];
+export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full'];
 export const dovecotReads = ['mail_mailbox'];
 export const dovecotWrites = 'mailbox_usage';
+export const opendkimReads = [dkimKeys.view];

@@ -22,6 +22,8 @@ export const auditLog = defineResource({
     user_agent: { kind: 'text', writable: 'never' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
   },
-  admin: { list: 'owner', get: 'owner' },
+  // Customers read their log through customer_log_view: an operator's changes show as "an
+  // operator", without id, name, IP or user agent (nor can lists filter or search by them).
+  admin: { list: 'owner', get: 'owner', view: 'customer_log_view' },
   manage: { list: staff, get: staff },
 });

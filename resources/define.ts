@@ -4,6 +4,7 @@
  * filters) are derived from it. Server-only behaviour lives in server/resources/.
  */
 import { z } from 'zod';
+import { lineText, longText } from './text.js';
 
 export type Area = 'admin' | 'manage';
 export const areas: readonly Area[] = ['admin', 'manage'];
@@ -74,6 +75,8 @@ export interface AreaConfig<A> extends Access<A> {
   notes?: Partial<Record<Operation, string>>;
   /** UI only: the screen's path segment in this area when it differs from the API's (e.g. /admin/admin lists /api/admin/user). */
   page?: string;
+  /** SQL view this area's list and get read from instead of the resource's (what this area may not see is masked there). */
+  view?: string;
 }
 
 export interface ResourceDeclaration {
@@ -94,6 +97,11 @@ export interface ResourceDeclaration {
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   admin?: AreaConfig<CustomerAccess>;
   manage?: AreaConfig<readonly OperatorRole[]>;
+  /**
+   * 'own': the calls are written by hand in server/ (conversations, files), not derived; the
+   * declaration still gives their validation, list vocabulary, OpenAPI fields and screens.
+   */
+  calls?: 'derived' | 'own';
 }
 
 export function defineResource<const R extends ResourceDeclaration>(resource: R): R {
@@ -116,23 +124,37 @@ export const MAX_QUOTA_BYTES = 1024 ** 4;
 export const MiB = 1024 ** 2;
 export const GiB = 1024 ** 3;
 
+/** The largest id (and whole number) the API takes: exact in JavaScript, fits PostgreSQL's bigint. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A whole number as a JSON number, or as a decimal string (form posts and query strings send
+ * those): "7" is 7; true, [7], " 7 ", "7e0", "0x7" and "7.0" are refused, not coerced.
+ */
+export function wholeNumber(min: number, max: number) {
+  return z.preprocess((value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(min).max(max));
+}
+
+/** The one id schema of every call: a positive whole number. */
+export const idSchema = wholeNumber(1, MAX_ID);
+
 /** The written value's schema for a field, derived from its kind when not given. */
 export function fieldSchema(field: Field): z.ZodType {
   if (field.schema) return field.schema;
   switch (field.kind) {
     case 'text':
-      return z.string().trim().min(field.min ?? 1).max(field.max ?? 255);
+      return lineText(field.min ?? 1, field.max ?? 255);
     case 'longtext':
-      return z.string().min(field.min ?? 0).max(field.max ?? 100_000);
+      return longText(field.min ?? 0, field.max ?? 100_000);
     case 'email':
       return z.string().trim().toLowerCase().max(254).pipe(z.email());
     case 'password':
       return z.string().min(field.min ?? 8).max(field.max ?? 128);
     case 'integer':
     case 'reference':
-      return z.coerce.number().int().min(field.min ?? (field.kind === 'reference' ? 1 : -(2 ** 53))).max(field.max ?? 2 ** 53);
+      return field.kind === 'reference' && field.min === undefined && field.max === undefined ? idSchema : wholeNumber(field.min ?? (field.kind === 'reference' ? 1 : -MAX_ID), field.max ?? MAX_ID);
     case 'bytes':
-      return z.coerce.number().int().min(field.min ?? 0).max(field.max ?? MAX_QUOTA_BYTES);
+      return wholeNumber(field.min ?? 0, field.max ?? MAX_QUOTA_BYTES);
     case 'boolean':
       // Also "1"/"0"/"true"/"false", as form posts and query strings send them.
       return z

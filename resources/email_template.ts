@@ -2,7 +2,26 @@ import { defineResource, staff, superadminOnly } from './define.js';
 import { locales } from './customer.js';
 
 /** Every message the system sends, per key and locale, with {{placeholders}}. */
-export const templateKeys = ['verify_code', 'login_code', 'password_reset', 'email_change', 'account_exists', 'mailbox_check'] as const;
+export const templateKeys = [
+  'verify_code',
+  'login_code',
+  'password_reset',
+  'email_change',
+  'account_exists',
+  'mailbox_check',
+  // Hardening: the owner told when their password is being guessed.
+  'sign_in_attempts',
+  // Shop.
+  'order_paid',
+  // Storage over time (issue 10)
+  'storage_reminder',
+  'storage_expired',
+  'storage_over_capacity',
+  // Support (tickets): to the customer, then to operators
+  'ticket_reply', 'ticket_closed', 'ticket_new', 'ticket_customer_reply',
+  // Guest message replies (issue 14)
+  'guest_reply',
+] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 
 export const emailTemplate = defineResource({

@@ -11,9 +11,26 @@ import { mailbox } from './mailbox.js';
 import { alias } from './alias.js';
 import { aliasDomain } from './alias_domain.js';
 import { storage } from './storage.js';
+// Shop.
+import { product } from './product.js';
+import { activity } from './activity.js';
+import { order } from './order.js';
+import { points } from './points.js';
+// Support (tickets)
+import { cannedReply } from './canned_reply.js';
+import { ticket } from './ticket.js';
 
-export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage] as const;
+export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage,
+  // Shop.
+  product, activity, order, points,
+  // Support (tickets)
+  ticket, cannedReply,
+] as const;
 
 export { auditLog, customer, emailSendLog, emailTemplate, guestMessage, operator, teamMember };
 export { alias, aliasDomain, domain, mailbox, storage };
+// Shop.
+export { activity, order, points, product };
+// Support (tickets)
+export { cannedReply, ticket };
 export * from './define.js';

@@ -18,6 +18,8 @@ export const storage = defineResource({
     size: { kind: 'bytes', min: MiB, max: 2 ** 50, required: true, writableIn: 'manage', list: true, sortable: true },
     source: { kind: 'enum', choices: ['grant', 'order'], default: 'grant', writable: 'never', list: true, filter: 'eq' },
     label: { kind: 'text', min: 0, max: 120, default: '', list: true, search: true },
+    /** The order that bought (or last renewed) the block. */
+    order_id: { kind: 'reference', reference: 'order', writable: 'never' },
     expires_at: { kind: 'datetime', writableIn: 'manage', list: true, sortable: true, filter: 'range' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
@@ -44,4 +46,8 @@ export interface CapacitySummary {
   storage_max: number;
   mailboxes: number;
   active_blocks: number;
+  /** Bytes the quotas exceed the capacity by (after a block expired); 0 when they fit. */
+  shortfall: number;
+  /** The earliest expiry among the unexpired blocks, if any expires. */
+  next_expiry: string | null;
 }

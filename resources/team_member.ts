@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource } from './define.js';
+import { defineResource, idSchema } from './define.js';
 
 /**
  * An extra login of a customer account (/api/admin/user): same customer, own e-mail and
@@ -18,7 +18,7 @@ export const teamMember = defineResource({
     password: { kind: 'password', writeOnly: true, required: true },
     status: { kind: 'enum', choices: ['active', 'disabled'], default: 'active', list: true, filter: 'eq' },
     /** The customer's domains this member may manage (delegated domain administration). */
-    domain_ids: { kind: 'json', virtual: true, schema: z.array(z.coerce.number().int().min(1)).max(1000), default: [], list: true },
+    domain_ids: { kind: 'json', virtual: true, schema: z.array(idSchema).max(1000), default: [], list: true },
     last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
     updated_at: { kind: 'datetime', writable: 'never' },

@@ -15,12 +15,42 @@ export interface Config {
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
+  // Mail-client settings (issue 14): ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
+  mailImapPort: number;
+  mailSubmissionPort: number;
+  mailSubmissionsPort: number;
   bodyLimitBytes: number;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
   /** Serve the built web app from dist/web when it exists. */
   webRoot?: string;
   trustProxy: boolean;
+  // Shop.
+  /** SHOP_CURRENCY: ISO 4217 code; prices and points are integers in its minor unit. */
+  shopCurrency: string;
+  /** ORDER_PAYMENT_MINUTES: an unpaid order expires after this long. */
+  orderPaymentMinutes: number;
+  /** Stripe Checkout; without a secret key the card option is not offered. */
+  stripe?: { secretKey: string; webhookSecret: string; host?: string; port?: number; protocol?: 'http' | 'https' };
+  /** Finished send-log entries are removed after this many days (MAIL_LOG_RETENTION_DAYS). */
+  mailLogRetentionDays: number;
+  /** How often an idle job worker looks for due work (JOB_POLL_MS). */
+  jobPollMs: number;
+  /** Whether this instance starts scheduled tasks (JOB_SCHEDULES=0 turns them off; tests run them by hand). */
+  jobSchedules: boolean;
+  // Storage over time (issue 10)
+  /** Days before a block's expiry on which its owner is reminded (STORAGE_REMINDER_DAYS, e.g. "30,7,1"). */
+  storageReminderDays: number[];
+  // Support (tickets)
+  /** Largest attachment, and most attachments on one message. */
+  attachmentMaxBytes: number;
+  attachmentMaxCount: number;
+  /** Where attachments are stored (ATTACHMENT_DIR; default DATA_DIR/attachments). */
+  attachmentDir: string;
+  /** A ticket waiting for the customer closes itself after this many days without an answer. */
+  ticketAutocloseDays: number;
+  /** A customer's message reopens a closed ticket within this many days of its closing. */
+  ticketReopenDays: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,11 +69,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
     mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
+    mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
+    mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
+    mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),
     bodyLimitBytes: intOf(env.BODY_LIMIT_BYTES, 1024 * 1024),
     sessionIdleMinutes: intOf(env.SESSION_IDLE_MINUTES, 12 * 60),
     sessionAbsoluteHours: intOf(env.SESSION_ABSOLUTE_HOURS, 7 * 24),
     webRoot: env.WEB_ROOT || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    // Shop.
+    shopCurrency: (env.SHOP_CURRENCY || 'CNY').toUpperCase(),
+    orderPaymentMinutes: Math.max(1, intOf(env.ORDER_PAYMENT_MINUTES, 60)),
+    stripe: env.STRIPE_SECRET_KEY
+      ? {
+          secretKey: env.STRIPE_SECRET_KEY,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET || '',
+          host: env.STRIPE_API_HOST || undefined,
+          port: env.STRIPE_API_PORT ? intOf(env.STRIPE_API_PORT, 443) : undefined,
+          protocol: env.STRIPE_API_PROTOCOL === 'http' ? 'http' : env.STRIPE_API_PROTOCOL === 'https' ? 'https' : undefined,
+        }
+      : undefined,
+    mailLogRetentionDays: intOf(env.MAIL_LOG_RETENTION_DAYS, 90),
+    jobPollMs: intOf(env.JOB_POLL_MS, 1000),
+    jobSchedules: env.JOB_SCHEDULES !== '0' && env.JOB_SCHEDULES !== 'false',
+    // Storage over time (issue 10)
+    storageReminderDays: daysListOf(env.STORAGE_REMINDER_DAYS, [30, 7, 1]),
+    // Support (tickets)
+    attachmentMaxBytes: intOf(env.ATTACHMENT_MAX_BYTES, 1024 * 1024),
+    attachmentMaxCount: intOf(env.ATTACHMENT_MAX_COUNT, 5),
+    attachmentDir: path.resolve(env.ATTACHMENT_DIR || path.join(env.DATA_DIR || './data', 'attachments')),
+    ticketAutocloseDays: intOf(env.TICKET_AUTOCLOSE_DAYS, 7),
+    ticketReopenDays: intOf(env.TICKET_REOPEN_DAYS, 14),
   };
 }
 
@@ -52,4 +108,12 @@ function intOf(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`Expected a whole number, got "${value}"`);
   return n;
+}
+
+/** A comma-separated list of whole days, largest first, without repeats ("" means none). */
+function daysListOf(value: string | undefined, fallback: number[]): number[] {
+  if (value === undefined) return fallback;
+  const days = value.split(',').map((s) => s.trim()).filter(Boolean).map((s) => intOf(s, 0));
+  if (days.some((d) => d < 1 || d > 366)) throw new Error(`STORAGE_REMINDER_DAYS: days from 1 to 366, got "${value}"`);
+  return [...new Set(days)].sort((a, b) => b - a);
 }

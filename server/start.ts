@@ -9,6 +9,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { openDatabase } from './db/index.js';
 import type { Db } from './db/index.js';
 import { createMailer, ensureDefaultTemplates } from './mail/mailer.js';
+import { allJobs } from './jobs/all.js';
+import { createJobs } from './jobs/create.js';
 import { buildApp } from './app.js';
 
 /** The first operator, created when there is none; the generated password is shown once. */
@@ -30,12 +32,15 @@ export async function startMaildesk(config: Config, options: { logger?: boolean 
   await ensureDefaultTemplates(database.db);
   const firstOperator = await ensureFirstOperator(database.db, config);
   const logger = { error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
-  const mailer = createMailer(database.db, config, logger);
+  const jobs = await createJobs(database, allJobs, config, logger);
+  const mailer = createMailer(database.db, jobs, config);
   const limiter = new RateLimiter(config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore());
-  const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, limiter }, options);
+  const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, jobs, limiter }, options);
+  await jobs.start(services);
   const close = async () => {
     await app.close();
-    await mailer.idle();
+    // The job being run ends first; queued ones wait in the database for the next start.
+    await jobs.stop();
     await limiter.close();
     await database.close();
   };

@@ -4,29 +4,41 @@
  */
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { customerSession, operatorSession, type SessionStore } from './authProvider/session';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { DialogHost } from './dialogs/DialogHost';
+import { currentDialog, subscribe } from './dialogs/store';
 import { translate } from './i18n';
 import { PendingRoute, RouteProgress } from './progress/RouteProgress';
-import { ForgotPasswordPage } from './public/ForgotPasswordPage';
 import { IndexPage } from './public/IndexPage';
-import { LoginPage } from './public/LoginPage';
 import { NotFoundPage } from './public/NotFoundPage';
-import { OperatorLoginPage } from './public/OperatorLoginPage';
 import { PublicLayout } from './public/PublicLayout';
-import { RegisterPage } from './public/RegisterPage';
 import { usePublicI18n } from './public/usePublicI18n';
-import { VerifyPage } from './public/VerifyPage';
 import { publicTheme } from './theme';
 
 const CustomerApp = lazy(() => import('./customer/CustomerApp'));
 const OperatorApp = lazy(() => import('./operator/OperatorApp'));
+// The home page comes with the first download; the other public pages and the dialogs (their
+// text fields, menus and modals) load when first opened, so that the first paint waits for less.
+const LoginPage = lazy(() => import('./public/LoginPage').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('./public/RegisterPage').then((m) => ({ default: m.RegisterPage })));
+const ForgotPasswordPage = lazy(() => import('./public/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
+const OperatorLoginPage = lazy(() => import('./public/OperatorLoginPage').then((m) => ({ default: m.OperatorLoginPage })));
+const VerifyPage = lazy(() => import('./public/VerifyPage').then((m) => ({ default: m.VerifyPage })));
+const DialogHost = lazy(() => import('./dialogs/DialogHost').then((m) => ({ default: m.DialogHost })));
 
+let dialogsUsed = false;
 function Dialogs() {
   usePublicI18n(); // re-render the open dialog when the language changes
-  return <DialogHost translate={translate} />;
+  const open = useSyncExternalStore(subscribe, currentDialog) !== undefined;
+  // Mounted from the first dialog on (and kept, so that closing animates).
+  dialogsUsed ||= open;
+  if (!dialogsUsed) return null;
+  return (
+    <Suspense fallback={null}>
+      <DialogHost translate={translate} />
+    </Suspense>
+  );
 }
 
 /**

@@ -4,6 +4,10 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { currentLocale } from './i18n';
 
+// zod compiles object parsers with `new Function` unless told otherwise, and our CSP allows no
+// eval. The flag must be set before any schema is made (the areas' declarations), so here, first.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+
 document.documentElement.lang = currentLocale();
 
 createRoot(document.getElementById('root')!).render(

@@ -10,6 +10,9 @@ export const mapNames = {
   aliasDomainAliases: 'alias-domain-aliases',
   aliasDomainCatchAll: 'alias-domain-catchall',
   senderLogins: 'sender-logins',
+  aliasDomainSenderLogins: 'alias-domain-sender-logins',
+  localSender: 'local-sender',
+  quotaFull: 'quota-full',
 } as const;
 export type MapKey = keyof typeof mapNames;
 
@@ -23,6 +26,9 @@ export function mapFile(o: InstallOptions, key: MapKey): string {
   if (o.db.kind === 'sqlite') return `${head}dbpath = ${o.db.path}\nquery = ${postfixMaps[key]}\n`;
   return `${head}hosts = inet:${o.db.host}:${o.db.port}\ndbname = ${o.db.database}\nuser = ${o.db.postfixRole}\npassword = ${o.db.postfixPassword}\nquery = ${postfixMaps[key]}\n`;
 }
+
+/** Dovecot's authentication service for SMTP AUTH: a socket in Postfix's queue directory, owned by postfix. */
+export const saslSocket = (o: InstallOptions) => path.join(o.postfixQueueDir, 'private', 'auth');
 
 export function mainCf(o: InstallOptions): string {
   const lines = [
@@ -46,7 +52,7 @@ export function mainCf(o: InstallOptions): string {
     'alias_database =',
     `inet_interfaces = ${o.smtp.host === '0.0.0.0' ? 'all' : o.smtp.host}`,
     'inet_protocols = ipv4',
-    'mynetworks = 127.0.0.0/8',
+    `mynetworks = ${o.mynetworks}`,
     'biff = no',
     'append_dot_mydomain = no',
     'smtputf8_enable = no',
@@ -57,13 +63,28 @@ export function mainCf(o: InstallOptions): string {
     `virtual_alias_maps = ${mapRef(o, 'aliases')}, ${mapRef(o, 'aliasDomainAliases')}, ${mapRef(o, 'aliasDomainCatchAll')}`,
     `virtual_transport = lmtp:inet:${o.lmtp.host}:${o.lmtp.port}`,
     'smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination',
-    // Dovecot's quota policy refuses at RCPT a message that cannot fit (SIZE announced) or a full mailbox.
-    `smtpd_recipient_restrictions = reject_unauth_destination, check_policy_service inet:${o.quotaStatus.host}:${o.quotaStatus.port}`,
+    // Over quota is refused at RCPT, never bounced later to a possibly forged sender: first the
+    // mailbox an alias, alias domain or catch-all resolves to, then Dovecot's quota policy (which
+    // also refuses a message whose announced SIZE cannot fit).
+    `smtpd_recipient_restrictions = reject_unauth_destination, check_recipient_access ${mapRef(o, 'quotaFull')}, check_policy_service inet:${o.quotaStatus.host}:${o.quotaStatus.port}`,
+    // Who owns which sender address (submission), and no local sender from outside without logging in.
+    `smtpd_sender_login_maps = ${mapRef(o, 'senderLogins')}, ${mapRef(o, 'aliasDomainSenderLogins')}`,
+    `smtpd_sender_restrictions = permit_mynetworks, permit_sasl_authenticated, check_sender_access ${mapRef(o, 'localSender')}`,
     'smtpd_banner = $myhostname ESMTP',
     'disable_vrfy_command = yes',
+    // Unsigned mail would fail DMARC: while OpenDKIM is down, submission answers "try again".
+    'milter_default_action = tempfail',
   ];
   if (o.logDir) lines.push(`maillog_file_prefixes = ${o.logDir}`, `maillog_file = ${path.join(o.logDir, 'postfix.log')}`);
-  if (o.tlsCert) lines.push(`smtpd_tls_cert_file = ${o.tlsCert}`, `smtpd_tls_key_file = ${o.tlsKey}`, 'smtpd_tls_security_level = may');
+  if (o.tlsCert) {
+    lines.push(
+      `smtpd_tls_cert_file = ${o.tlsCert}`,
+      `smtpd_tls_key_file = ${o.tlsKey}`,
+      'smtpd_tls_security_level = may',
+      'smtpd_tls_auth_only = yes',
+      'smtp_tls_security_level = may',
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -71,8 +92,12 @@ export function mainCf(o: InstallOptions): string {
 export function masterCf(o: InstallOptions): string {
   const at = (l: InstallOptions['smtp']) => (l.host === '0.0.0.0' ? `${l.port}` : `${l.host}:${l.port}`);
   const smtpd = at(o.smtp);
+  // smtpd keeps each address's resolution (relay, or hosted here) for its whole life across SMTP
+  // sessions (its smtpd_resolve cache: 100 entries, no expiry, not configurable). One process per
+  // connection (max_use=1) makes a domain verified, unsuspended or re-enabled in the panel apply
+  // to the next connection; map lookups themselves are never cached.
   const services: [string, string, string, string, string, string, string, string?][] = [
-    [smtpd, 'inet', 'n', '-', 'n', '-', '-', 'smtpd'],
+    [smtpd, 'inet', 'n', '-', 'n', '-', '-', 'smtpd -o max_use=1'],
     ['pickup', 'unix', 'n', '-', 'n', '60', '1', 'pickup'],
     ['cleanup', 'unix', 'n', '-', 'n', '-', '0', 'cleanup'],
     ['qmgr', 'unix', 'n', '-', 'n', '300', '1', 'qmgr'],
@@ -100,14 +125,20 @@ export function masterCf(o: InstallOptions): string {
   const submission = [
     `${at(o.submission)}  inet  n  -  n  -  -  smtpd`,
     '  -o syslog_name=postfix/submission',
+    '  -o max_use=1',
     '  -o smtpd_sasl_auth_enable=yes',
     '  -o smtpd_sasl_type=dovecot',
-    `  -o smtpd_sasl_path=inet:${o.saslAuth.host}:${o.saslAuth.port}`,
+    // Relative to the queue directory: Dovecot's listener, reachable only by postfix.
+    '  -o smtpd_sasl_path=private/auth',
     ...(o.tlsCert ? ['  -o smtpd_tls_security_level=encrypt', '  -o smtpd_tls_auth_only=yes'] : []),
-    `  -o smtpd_sender_login_maps=${mapRef(o, 'senderLogins')}`,
     '  -o smtpd_sender_restrictions=reject_sender_login_mismatch',
     '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
     '  -o smtpd_recipient_restrictions=permit_sasl_authenticated,reject',
+    // Per client address and minute (anvil); loopback clients are counted too.
+    `  -o smtpd_client_message_rate_limit=${o.submissionRate}`,
+    '  -o smtpd_client_event_limit_exceptions=',
+    // Submitted mail is signed by OpenDKIM with the sender domain's key from the panel.
+    `  -o smtpd_milters=inet:${o.dkimMilter.host}:${o.dkimMilter.port}`,
   ];
   return `# Generated by \`npm run deploy:config\` for Maildesk.\n${services.map((s) => s.join('  ')).join('\n')}\n${submission.join('\n')}\n`;
 }

@@ -25,7 +25,14 @@ const secretKeys = new Set(['password', 'password_hash', 'old_password', 'token'
 
 export function redact(record: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!record) return null;
-  return Object.fromEntries(Object.entries(record).filter(([key]) => !secretKeys.has(key)));
+  return redactValue(record) as Record<string, unknown>;
+}
+
+/** Also inside nested objects and lists: a secret is a secret at any depth. */
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !secretKeys.has(key)).map(([key, v]) => [key, redactValue(v)]));
 }
 
 export async function audit(db: Db, origin: RequestOrigin, entry: AuditEntry): Promise<void> {

@@ -9,8 +9,9 @@ import type { Services } from '../services.js';
 import { anonymous, type Actor, type CustomerActor, type OperatorActor } from './actor.js';
 import type { RequestOrigin } from './audit.js';
 import { AppError, forbidden } from './errors.js';
-import { findLiveSession } from './sessions.js';
+import { findSignedIn } from './sessions.js';
 import { teamDomainsOf } from './team-domains.js';
+import { malformedQuery } from './query-string.js';
 import { parseInput } from './validation.js';
 import type { Locale } from '../../resources/customer.js';
 import type { OperatorRole } from '../../resources/define.js';
@@ -48,19 +49,28 @@ export function defineCall<S extends z.ZodType, A extends Auth>(spec: CallSpec<S
   return spec;
 }
 
+/** A handler's answer that is a file, sent as it is (no envelope), e.g. a ticket attachment. */
+export class FileAnswer {
+  constructor(
+    readonly body: Buffer,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
 export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[]) {
   for (const spec of specs) {
     services.calls.push(spec);
     app.route({
       method: spec.method,
       url: spec.path,
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const actor = await authenticate(services, spec.auth, request);
         if (actor.kind === 'customer' && spec.needsVerified !== false && !actor.isVerified) {
           throw new AppError('notVerified', 'error.not_verified');
         }
         if (actor.kind === 'operator' && spec.roles && actor.role !== 'superadmin' && !spec.roles.includes(actor.role)) throw forbidden();
         if (spec.allow && !spec.allow(actor)) throw forbidden();
+        if (spec.method === 'GET' && (request.query as Record<symbol, unknown>)[malformedQuery]) throw new AppError('validation', 'error.bad_request');
         const input = parseInput(spec.input, spec.method === 'GET' ? request.query : request.body);
         const ctx: CallContext = {
           services,
@@ -70,6 +80,7 @@ export function registerCalls(app: FastifyInstance, services: Services, specs: C
           locale: localeOf(request),
         };
         const data = await spec.handler(input, ctx);
+        if (data instanceof FileAnswer) return reply.headers(data.headers).send(data.body);
         return { code: 0, data: data ?? null, message: 'ok' };
       },
     });
@@ -84,32 +95,29 @@ export function localeOf(request: FastifyRequest): Locale {
 /** The credential of the call's area, resolved to an active account, or error 20000. */
 async function authenticate(services: Services, auth: Auth, request: FastifyRequest): Promise<Actor> {
   if (auth === 'public') return anonymous;
-  const token = String(request.headers.authentication ?? '').trim();
-  const { db, config } = services;
-  const noSession = new AppError('session', 'error.session');
+  const header = request.headers.authentication;
+  const token = typeof header === 'string' ? header.trim() : '';
+  const { db, dialect, config } = services;
   if (auth === 'operator') {
-    const session = await findLiveSession(db, config, 'operator', token);
-    if (!session) throw noSession;
-    const operator = await db.selectFrom('admin').selectAll().where('id', '=', session.account_id).executeTakeFirst();
-    if (!operator || operator.status !== 'active') throw noSession;
-    return { kind: 'operator', sessionId: session.id, id: operator.id, username: operator.username, role: operator.role as OperatorRole };
+    const operator = await findSignedIn(db, dialect, config, 'operator', token);
+    if (!operator || operator.status !== 'active') throw noSession();
+    return { kind: 'operator', sessionId: operator.session_id, id: operator.id, username: operator.username, role: operator.role as OperatorRole };
   }
-  const session = await findLiveSession(db, config, 'customer', token);
-  if (!session) throw noSession;
-  const account = await db.selectFrom('user').selectAll().where('id', '=', session.account_id).executeTakeFirst();
-  if (!account || account.status !== 'active') throw noSession;
-  if (account.owner_id !== null) {
-    const owner = await db.selectFrom('user').select('status').where('id', '=', account.owner_id).executeTakeFirst();
-    if (!owner || owner.status !== 'active') throw noSession;
-  }
+  const account = await findSignedIn(db, dialect, config, 'customer', token);
+  if (!account || account.status !== 'active') throw noSession();
+  const isOwner = account.owner_id === null;
+  if (!isOwner && account.owner_status !== 'active') throw noSession();
   return {
     kind: 'customer',
-    sessionId: session.id,
+    sessionId: account.session_id,
     accountId: account.id,
     customerId: account.owner_id ?? account.id,
-    isOwner: account.owner_id === null,
+    isOwner,
     email: account.email,
     isVerified: account.is_verified === 1,
-    ...(account.owner_id !== null ? { domainIds: await teamDomainsOf(db, account.id) } : {}),
+    ...(isOwner ? {} : { domainIds: await teamDomainsOf(db, account.id) }),
   };
 }
+
+// Built only when a request is refused (an error object costs a stack trace).
+const noSession = () => new AppError('session', 'error.session');

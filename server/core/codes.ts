@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.js';
-import { inMinutes, now } from './time.js';
+import { inMinutes, now, nowMs } from './time.js';
 
 export type CodePurpose = 'verify' | 'login' | 'reset' | 'email_change';
 /** Codes that prove something other than an account address (a mailbox receives mail). */
@@ -46,7 +46,7 @@ export async function consumeCode(db: Db, userId: number, purpose: AnyCodePurpos
     .where('used_at', 'is', null)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  if (!row || row.attempts >= MAX_WRONG_TRIES || Date.parse(row.expires_at) <= Date.now()) return undefined;
+  if (!row || row.attempts >= MAX_WRONG_TRIES || Date.parse(row.expires_at) <= nowMs()) return undefined;
   const expected = Buffer.from(row.code_hash, 'hex');
   const given = Buffer.from(hashCode(row.id, code), 'hex');
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) {

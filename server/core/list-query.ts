@@ -5,8 +5,10 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
-import type { Field, ResourceDeclaration } from '../../resources/define.js';
-import type { Dialect } from '../db/index.js';
+import { lineText } from '../../resources/text.js';
+import { fieldSchema, MAX_ID, wholeNumber, type Field, type ResourceDeclaration } from '../../resources/define.js';
+import type { Db, Dialect } from '../db/index.js';
+import { searchTableOf } from '../db/migrations/helpers.js';
 import { fieldError } from './errors.js';
 
 const jsonObject = z.preprocess((value) => {
@@ -20,8 +22,8 @@ const jsonObject = z.preprocess((value) => {
 }, z.record(z.string(), z.unknown()));
 
 export const listParams = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  page: wholeNumber(1, 1_000_000).default(1),
+  page_size: wholeNumber(1, 100).default(20),
   sort: z.string().max(64).optional(),
   order: z
     .string()
@@ -30,22 +32,33 @@ export const listParams = z.object({
     .optional(),
   /** Exact values (a list means any of them), and <field>_gte / <field>_lte for ranges. */
   filter: jsonObject.default({}),
-  q: z.string().trim().max(200).optional(),
+  q: lineText(0, 200).optional(),
 });
 export type ListParams = z.infer<typeof listParams>;
 
 export interface ListResult<T> {
   list: T[];
+  /** Exact, unless total_is_estimate says otherwise. */
   total: number;
   page: number;
   page_size: number;
+  /**
+   * Counting a million matches costs more than the page itself, so lists count at most
+   * COUNT_LIMIT of them. Beyond that the total is an estimate from the database's statistics
+   * (unfiltered lists: "about 1,000,000"), or, when there is none, the limit itself with
+   * total_is_lower_bound ("more than 10,000").
+   */
+  total_is_estimate: boolean;
+  total_is_lower_bound?: boolean;
 }
+
+export const COUNT_LIMIT = 10_000;
 
 const numericKinds = new Set<Field['kind']>(['integer', 'bytes', 'boolean', 'reference']);
 const idField: Field = { kind: 'integer', sortable: true, filter: 'eq' };
 
 function filterValue(column: string, field: Field, value: unknown): unknown {
-  const one = numericKinds.has(field.kind) ? z.coerce.number() : z.union([z.string().max(255), z.number()]);
+  const one = field.kind === 'boolean' ? fieldSchema(field) : numericKinds.has(field.kind) ? wholeNumber(-MAX_ID, MAX_ID) : z.union([z.string().max(255), z.number()]);
   const parsed = z.union([one, z.array(one).max(500)]).safeParse(value);
   if (!parsed.success) throw fieldError(`filter.${column}`, 'validation.invalid');
   return parsed.data;
@@ -58,6 +71,8 @@ export function listConditions(
   resource: ResourceDeclaration,
   dialect: Dialect,
   params: Pick<ListParams, 'filter' | 'q'>,
+  /** SQLite: the columns of the table's full-text (trigram) index, when it has one. */
+  indexed?: ReadonlySet<string>,
 ) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool>[] => {
     const conditions: Expression<SqlBool>[] = [];
@@ -78,6 +93,12 @@ export function listConditions(
     if (params.q && searchable.length) {
       const pattern = `%${escapeLike(params.q)}%`;
       const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
+      // SQLite: the trigram index finds the candidates (3 characters at least make a trigram),
+      // LIKE keeps the answer exactly what it is without the index. PostgreSQL's pg_trgm indexes serve ILIKE itself.
+      if (dialect === 'sqlite' && indexed && [...params.q].length >= 3 && searchable.every((name) => indexed.has(name))) {
+        const fts = searchTableOf(resource.table);
+        conditions.push(sql<SqlBool>`${sql.ref('id')} in (select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${`"${params.q.replace(/"/g, '""')}"`})`);
+      }
       conditions.push(eb.or(searchable.map((name) => sql<SqlBool>`${sql.ref(name)} ${like} ${pattern} escape '\\'`)));
     }
     return conditions;
@@ -91,4 +112,37 @@ export function listOrder(resource: ResourceDeclaration, params: Pick<ListParams
   if (!declared?.sortable) throw fieldError('sort', 'validation.unknown_sort', { field });
   const order = params.order ?? (params.sort ? 'asc' : resource.defaultSort?.order ?? 'desc');
   return { field, order } as const;
+}
+
+// Per database: each table's full-text index columns (SQLite), and row estimates.
+const searchColumns = new WeakMap<Db, Promise<Map<string, Set<string>>>>();
+
+/** SQLite: the columns each table's trigram index holds (tables without one are absent). */
+export function searchIndexes(db: Db): Promise<Map<string, Set<string>>> {
+  let found = searchColumns.get(db);
+  if (!found) {
+    found = (async () => {
+      const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%fts5%'`.execute(db);
+      const result = new Map<string, Set<string>>();
+      for (const { name } of tables.rows) {
+        const columns = await sql<{ name: string }>`select name from pragma_table_info(${name})`.execute(db);
+        result.set(name, new Set(columns.rows.map((c) => c.name)));
+      }
+      return result;
+    })();
+    searchColumns.set(db, found);
+  }
+  return found;
+}
+
+/** The planner's row count of a table (kept by ANALYZE / autovacuum), or undefined when it has none. */
+export async function rowEstimate(db: Db, dialect: Dialect, table: string): Promise<number | undefined> {
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ n: number }>`select reltuples::bigint as n from pg_class where oid = to_regclass(${`"${table}"`})`.execute(db);
+    const n = Number(rows[0]?.n);
+    return n > 0 ? n : undefined;
+  }
+  const stat = await sql<{ stat: string }>`select stat from sqlite_stat1 where tbl = ${table}`.execute(db).catch(() => ({ rows: [] }));
+  const n = Math.max(0, ...stat.rows.map((r) => Number.parseInt(r.stat, 10) || 0));
+  return n > 0 ? n : undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * Fixed-window rate limits for sign-in, code and reset calls and the contact form, per
- * account and per IP. In memory by default; in Redis when REDIS_URL is set, so that several
- * instances share the counts.
+ * Fixed-window rate limits for code and reset calls and the contact form, per account and
+ * per IP, and the sign-in throttle (see signInPolicy). In memory by default; in Redis when
+ * REDIS_URL is set, so that several instances share the counts.
  */
 import { AppError } from './errors.js';
 
@@ -13,8 +13,6 @@ export interface Limit {
 
 /** Every limit the API applies, in one place. */
 export const limits = {
-  signInPerAccount: { max: 10, windowSeconds: 15 * 60 },
-  signInPerIp: { max: 50, windowSeconds: 15 * 60 },
   codeCheckPerAccount: { max: 10, windowSeconds: 15 * 60 },
   codeCheckPerIp: { max: 50, windowSeconds: 15 * 60 },
   codeSendPerAccount: { max: 5, windowSeconds: 60 * 60 },
@@ -27,6 +25,10 @@ export interface CounterStore {
   increment(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
   /** The counter as it is (0 when none runs). */
   peek(key: string): Promise<{ count: number; resetInSeconds: number }>;
+  /** Ends a counter's window now. */
+  reset(key: string): Promise<void>;
+  /** Forgets counters whose window has ended (Redis expires its own). */
+  sweep?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export class MemoryCounterStore implements CounterStore {
     const nowMs = Date.now();
     let entry = this.counters.get(key);
     if (!entry || entry.resetAt <= nowMs) {
-      if (this.counters.size > 100_000) this.sweep(nowMs);
+      if (this.counters.size > 100_000) void this.sweep(nowMs);
       entry = { count: 0, resetAt: nowMs + windowSeconds * 1000 };
       this.counters.set(key, entry);
     }
@@ -49,11 +51,40 @@ export class MemoryCounterStore implements CounterStore {
     if (!entry || entry.resetAt <= nowMs) return { count: 0, resetInSeconds: 0 };
     return { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - nowMs) / 1000) };
   }
-  private sweep(nowMs: number) {
+  async reset(key: string) {
+    this.counters.delete(key);
+  }
+  async sweep(nowMs = Date.now()) {
     for (const [key, entry] of this.counters) if (entry.resetAt <= nowMs) this.counters.delete(key);
+  }
+  /** How many counters are held (housekeeping's test reads it). */
+  get size() {
+    return this.counters.size;
   }
   async close() {}
 }
+
+/**
+ * Sign-in throttling after OWASP's guidance: failures are counted per (account, source) and
+ * per source, and a source that keeps failing waits longer and longer (1 s, 2 s, 4 s, … up to
+ * 15 minutes) — for that account, or for every account once it fails on many. No account is
+ * ever locked: its owner, signing in from an address that has not been failing, gets in at
+ * once whatever others try, and is told by e-mail when the account is being guessed.
+ */
+export const signInPolicy = {
+  windowSeconds: 15 * 60,
+  /** Failures of one source on one account before it has to wait (typos). */
+  freeFailuresPerSource: 3,
+  /** Failures of one source across accounts before it waits for every account. */
+  sourceFailuresBeforeDelay: 20,
+  /** Failures on one account from all sources that make it "being guessed". */
+  accountGuessedAfter: 10,
+  maxDelaySeconds: 15 * 60,
+  noticeEverySeconds: 60 * 60,
+};
+
+/** The wait after the n-th failure beyond the free ones: doubling from 1 s, at most maxDelaySeconds. */
+export const growingDelay = (n: number) => Math.min(2 ** Math.min(n - 1, 20), signInPolicy.maxDelaySeconds);
 
 type LimitName = keyof typeof limits;
 const refusal = (retryAfter: number) => new AppError('rateLimited', 'error.rate_limited', { retry_after: retryAfter });
@@ -70,17 +101,45 @@ export class RateLimiter {
   }
 
   /**
-   * Before a password is checked: every attempt counts against the IP, but only failures
-   * (see failedSignIn) against the account, so that its owner signing in often is no attack.
+   * Before a password is checked: refused only while this source must wait, for this account
+   * or for every account. Nobody else's failures make the owner wait at their own address.
    */
   async beforeSignIn(account: string, ip: string): Promise<void> {
-    await this.hit(['signInPerIp', ip]);
-    const { count, resetInSeconds } = await this.store.peek(`signInPerAccount:${account}`);
-    if (count >= limits.signInPerAccount.max) throw refusal(resetInSeconds);
+    for (const key of [`signInWait:${account}|${ip}`, `signInWaitSource:${ip}`]) {
+      const { count, resetInSeconds } = await this.store.peek(key);
+      if (count > 0) throw refusal(Math.max(1, resetInSeconds));
+    }
   }
 
-  async failedSignIn(account: string): Promise<void> {
-    await this.store.increment(`signInPerAccount:${account}`, limits.signInPerAccount.windowSeconds);
+  /**
+   * A wrong password (or a wrong current password on a password change). Answers whether the
+   * account has just become one that is being guessed: its owner is then told, once an hour.
+   */
+  async failedSignIn(account: string, ip: string): Promise<{ accountGuessed: boolean }> {
+    const p = signInPolicy;
+    const window = p.windowSeconds;
+    const pair = (await this.store.increment(`signInFail:${account}|${ip}`, window)).count;
+    const source = (await this.store.increment(`signInFailSource:${ip}`, window)).count;
+    const onAccount = (await this.store.increment(`signInFailAccount:${account}`, window)).count;
+    const guessed = onAccount >= p.accountGuessedAfter;
+    // While an account is being guessed from many places, a failing source waits from its first
+    // failure, and the longer the more the account has been guessed: a thousand addresses get
+    // about one guess each, not one every few seconds.
+    if (guessed) await this.store.increment(`signInWait:${account}|${ip}`, growingDelay(pair + onAccount - p.accountGuessedAfter + 1));
+    else if (pair > p.freeFailuresPerSource) await this.store.increment(`signInWait:${account}|${ip}`, growingDelay(pair - p.freeFailuresPerSource));
+    if (source > p.sourceFailuresBeforeDelay) await this.store.increment(`signInWaitSource:${ip}`, growingDelay(source - p.sourceFailuresBeforeDelay));
+    const accountGuessed = guessed && (await this.store.increment(`signInGuessedNotice:${account}`, p.noticeEverySeconds)).count === 1;
+    return { accountGuessed };
+  }
+
+  /** The right password: this source's failures on the account are forgotten. */
+  async succeededSignIn(account: string, ip: string): Promise<void> {
+    await this.store.reset(`signInFail:${account}|${ip}`);
+  }
+
+  /** Housekeeping: counters of ended windows are dropped. */
+  async sweep(): Promise<void> {
+    await this.store.sweep?.();
   }
 
   close() {

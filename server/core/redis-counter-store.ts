@@ -24,6 +24,9 @@ export async function redisCounterStore(url: string): Promise<CounterStore> {
       const [count, ttl] = await Promise.all([client.get(`maildesk:rate:${key}`), client.pTTL(`maildesk:rate:${key}`)]);
       return { count: Number(count ?? 0), resetInSeconds: Math.max(0, Math.ceil(ttl / 1000)) };
     },
+    async reset(key) {
+      await client.del(`maildesk:rate:${key}`);
+    },
     async close() {
       await client.quit();
     },

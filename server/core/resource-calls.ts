@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   areas,
   fieldSchema,
+  idSchema,
   operations,
   pathOf,
   type Area,
@@ -21,7 +22,8 @@ import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
-import { listConditions, listOrder, listParams, type ListResult } from './list-query.js';
+import { searchTableOf } from '../db/migrations/helpers.js';
+import { COUNT_LIMIT, listConditions, listOrder, listParams, rowEstimate, searchIndexes, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -42,6 +44,12 @@ export interface WriteContext extends CallContext {
 
 /** What is special about a resource; every hook is optional. */
 export interface ResourceBehaviour {
+  /**
+   * Slow work done before the transaction opens (password hashing): on SQLite a transaction
+   * holds the only connection, and every other request would wait for it. What it returns
+   * is written with the record, like toRow's values.
+   */
+  prepare?(input: Record<string, unknown>, op: 'create' | 'update'): Promise<Record<string, unknown>>;
   /** Turns validated input into column values (hash a password, add derived columns). */
   toRow?(input: Record<string, unknown>, change: Change, ctx: WriteContext): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Business rules checked inside the transaction before writing; throw an AppError to refuse. */
@@ -50,14 +58,15 @@ export interface ResourceBehaviour {
   after?(change: Change & { after?: Row }, ctx: WriteContext): Promise<void> | void;
 }
 
-export const idInput = z.object({ id: z.coerce.number().int().min(1) });
+export const idInput = z.object({ id: idSchema });
 
 export function resourceCalls(resource: ResourceDeclaration, behaviour: ResourceBehaviour = {}): CallSpec<any, any>[] {
   const calls: CallSpec<any, any>[] = [];
-  const store = resourceStore(resource);
+  if (resource.calls === 'own') return calls;
   for (const area of areas) {
     const config = resource[area];
     if (!config) continue;
+    const store = resourceStore(resource, area);
     for (const op of operations) {
       const access = config[op] as CustomerAccess | readonly OperatorRole[] | undefined;
       if (!access) continue;
@@ -107,9 +116,10 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               method: 'POST',
               summary: withNotes(`Create a ${resource.name} record`, config.notes?.create),
               input: inputSchema(resource, 'create', area),
-              handler: (input, ctx) =>
-                write(ctx, async (w) => {
-                  const values: Record<string, unknown> = { ...defaultsOf(resource), ...input, ...scope(ctx) };
+              handler: async (input, ctx) => {
+                const prepared = (await behaviour.prepare?.(input, 'create')) ?? {};
+                return write(ctx, async (w) => {
+                  const values: Record<string, unknown> = { ...defaultsOf(resource), ...input, ...scope(ctx), ...prepared };
                   const change: Change = { op: 'create', after: values };
                   const row = { ...values, ...(await behaviour.toRow?.(values, change, w)) };
                   change.after = row;
@@ -123,7 +133,8 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   }
                   await audit(w.trx, w, { action: 'create', targetType: resource.name, targetId: created.id, userId: store.ownerOf(created), after: created });
                   return created;
-                }),
+                });
+              },
             }),
           );
           break;
@@ -134,13 +145,14 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               method: 'POST',
               summary: withNotes(`Update a ${resource.name} record (id and the fields to change)`, config.notes?.update),
               input: inputSchema(resource, 'update', area),
-              handler: ({ id: rawId, ...input }, ctx) =>
-                write(ctx, async (w) => {
+              handler: async ({ id: rawId, ...input }, ctx) => {
+                const prepared = (await behaviour.prepare?.(input, 'update')) ?? {};
+                return write(ctx, async (w) => {
                   const id = rawId as number;
                   const before = await store.find(w.trx, visible(ctx), id);
                   if (!before) throw notFound();
                   const change: Change = { op: 'update', before, after: { ...before, ...input } };
-                  const changes = { ...input, ...(await behaviour.toRow?.(input, change, w)) };
+                  const changes = { ...input, ...prepared, ...(await behaviour.toRow?.(input, change, w)) };
                   change.after = { ...before, ...changes };
                   mustBeVisible(ctx, change.after);
                   await store.checkUnique(w.trx, changes, id);
@@ -162,7 +174,8 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                     });
                   }
                   return updated;
-                }),
+                });
+              },
             }),
           );
           break;
@@ -209,7 +222,7 @@ export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor)
 /** The record with that id if the caller may see it (customer scope, team member's domains), else not found. */
 export async function findVisible(resource: ResourceDeclaration, area: Area, ctx: CallContext, id: number, db: Db = ctx.services.db): Promise<Row> {
   const scope = { ...scopeOf(resource, area, ctx.actor), ...teamScopeOf(resource, area, ctx.actor) };
-  const row = await resourceStore(resource).find(db, scope, id);
+  const row = await resourceStore(resource, area).find(db, scope, id);
   if (!row) throw notFound();
   return row;
 }
@@ -241,11 +254,12 @@ export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation
   return op === 'update' ? idInput.extend(shape) : z.object(shape);
 }
 
-/** Reads and writes of one resource's table, always within a scope. */
-export function resourceStore(resource: ResourceDeclaration) {
+/** Reads and writes of one resource's table, always within a scope; reads through the area's view when it has one. */
+export function resourceStore(resource: ResourceDeclaration, area?: Area) {
   const { table } = resource;
-  const source = resource.view ?? table;
-  const visible = Object.entries(resource.fields).filter(([, f]) => !f.writeOnly);
+  const source = (area && resource[area]?.view) ?? resource.view ?? table;
+  // A virtual field is a column only of the resource's view; without a view it is input alone (a ticket's first message).
+  const visible = Object.entries(resource.fields).filter(([, f]) => !f.writeOnly && (!f.virtual || source !== resource.table));
   const columns = [...new Set(['id', ...visible.map(([name]) => name), ...(resource.owner ? [resource.owner] : [])])];
   const columnSet = new Set(columns);
   const jsonFields = visible.filter(([, f]) => f.kind === 'json').map(([name]) => name);
@@ -272,21 +286,33 @@ export function resourceStore(resource: ResourceDeclaration) {
       return resource.owner ? ((row[resource.owner] as number | null) ?? null) : null;
     },
 
-    async list(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+    /** The two queries of a list call: the page, and its count (which stops after COUNT_LIMIT + 1 matches). */
+    async listQueries(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>) {
       const order = listOrder(resource, params);
-      const where = listConditions(resource, dialect, params);
+      const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
+      const where = listConditions(resource, dialect, params, indexed);
       const base = scoped((db as Db as any).selectFrom(source), scope).where((eb: any) => eb.and(where(eb)));
-      const [rows, count] = await Promise.all([
-        base
-          .select(columns)
-          .orderBy(order.field, order.order)
-          .orderBy('id', order.order)
-          .limit(params.page_size)
-          .offset((params.page - 1) * params.page_size)
-          .execute(),
-        base.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirst(),
-      ]);
-      return { list: rows.map(present), total: Number(count?.total ?? 0), page: params.page, page_size: params.page_size };
+      const rows = base
+        .select(columns)
+        .orderBy(order.field, order.order)
+        .orderBy('id', order.order)
+        .limit(params.page_size)
+        .offset((params.page - 1) * params.page_size);
+      const matches = base.select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
+      const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
+      return { rows, count };
+    },
+
+    async list(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+      const queries = await this.listQueries(db, dialect, scope, params);
+      const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirst()]);
+      const page = { list: rows.map(present), page: params.page, page_size: params.page_size };
+      const total = Number(count?.total ?? 0);
+      if (total <= COUNT_LIMIT) return { ...page, total, total_is_estimate: false };
+      const everything = Object.keys(scope).length === 0 && Object.keys(params.filter).length === 0 && !params.q;
+      const estimate = everything ? await rowEstimate(db, dialect, table) : undefined;
+      if (estimate !== undefined && estimate > COUNT_LIMIT) return { ...page, total: estimate, total_is_estimate: true };
+      return { ...page, total: COUNT_LIMIT, total_is_estimate: true, total_is_lower_bound: true };
     },
 
     async find(db: Db, scope: Record<string, unknown>, id: number): Promise<Row | undefined> {

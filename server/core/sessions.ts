@@ -3,9 +3,10 @@
  * expiry. Logout revokes one; a password change or a disabled account revokes the others.
  */
 import crypto from 'node:crypto';
-import type { Db } from '../db/index.js';
+import { CompiledQuery } from 'kysely';
+import type { Db, Dialect } from '../db/index.js';
 import type { SessionRow } from '../db/schema.js';
-import { inMinutes, now } from './time.js';
+import { inMinutes, now, nowMs as clockMs } from './time.js';
 
 export type SessionActor = SessionRow['actor'];
 
@@ -41,22 +42,53 @@ export async function createSession(
   return token;
 }
 
-/** The live session a token names, or undefined. Refreshes its idle clock at most once a minute. */
-export async function findLiveSession(db: Db, policy: SessionPolicy, actor: SessionActor, token: string) {
+// One query per authenticated request: the session and the account it belongs to (and a team
+// member's customer), written once as SQL so that no query is built per request.
+const signedInSql = {
+  customer: `select s.id as session_id, s.last_seen_at, s.expires_at, u.id, u.owner_id, u.email, u.is_verified, u.status, o.status as owner_status
+    from session s join "user" u on u.id = s.account_id left join "user" o on o.id = u.owner_id
+    where s.token_hash = ? and s.actor = 'customer' and s.revoked_at is null`,
+  operator: `select s.id as session_id, s.last_seen_at, s.expires_at, a.id, a.username, a.role, a.status
+    from session s join admin a on a.id = s.account_id
+    where s.token_hash = ? and s.actor = 'operator' and s.revoked_at is null`,
+} as const;
+const forPostgres = (text: string) => text.replace('?', '$1');
+const compiled = {
+  sqlite: signedInSql,
+  postgres: { customer: forPostgres(signedInSql.customer), operator: forPostgres(signedInSql.operator) },
+};
+
+interface LiveSession {
+  session_id: number;
+  last_seen_at: string;
+  expires_at: string;
+  id: number;
+  status: string;
+}
+export interface SignedInCustomer extends LiveSession {
+  owner_id: number | null;
+  email: string;
+  is_verified: number;
+  owner_status: string | null;
+}
+export interface SignedInOperator extends LiveSession {
+  username: string;
+  role: string;
+}
+
+/** The live session a token names with its account, or undefined. Refreshes its idle clock at most once a minute. */
+export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: 'customer', token: string): Promise<SignedInCustomer | undefined>;
+export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: 'operator', token: string): Promise<SignedInOperator | undefined>;
+export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: SessionActor, token: string): Promise<LiveSession | undefined> {
   if (!token) return undefined;
-  const session = await db
-    .selectFrom('session')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .where('actor', '=', actor)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery<LiveSession>(CompiledQuery.raw(compiled[dialect][actor as 'customer' | 'operator'], [sha256(token)]));
+  const session = rows[0];
   if (!session) return undefined;
-  const nowMs = Date.now();
-  const idleLimit = Date.parse(session.last_seen_at) + policy.sessionIdleMinutes * 60_000;
-  if (Date.parse(session.expires_at) <= nowMs || idleLimit <= nowMs) return undefined;
-  if (nowMs - Date.parse(session.last_seen_at) > 60_000) {
-    await db.updateTable('session').set({ last_seen_at: now() }).where('id', '=', session.id).execute();
+  const nowMs = clockMs();
+  const lastSeen = Date.parse(session.last_seen_at);
+  if (Date.parse(session.expires_at) <= nowMs || lastSeen + policy.sessionIdleMinutes * 60_000 <= nowMs) return undefined;
+  if (nowMs - lastSeen > 60_000) {
+    await db.updateTable('session').set({ last_seen_at: now() }).where('id', '=', session.session_id).execute();
   }
   return session;
 }

@@ -1,5 +1,6 @@
 /** zod issues → field errors whose messages are translation keys (resources/messages.ts). */
 import { z } from 'zod';
+import { hasUnsafeCharacters, UNSAFE_TEXT } from '../../resources/text.js';
 import { AppError, type FieldErrors } from './errors.js';
 
 /** The value the client sent at an issue's path (coercion hides a missing value from zod's issue). */
@@ -20,6 +21,8 @@ function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; p
     case 'invalid_type':
       return missing ? { message: 'validation.required' } : { message: 'validation.invalid_type', params: { expected: issue.expected } };
     case 'too_small':
+      // A required text sent empty (or blank) is "Required", not "at least 1 character".
+      if (issue.origin === 'string' && Number(issue.minimum) === 1 && (missing || (typeof sent === 'string' && sent.trim() === ''))) return { message: 'validation.required' };
       if (issue.origin === 'string') return { message: 'validation.too_short', params: { min: Number(issue.minimum) } };
       if (issue.origin === 'array') return { message: 'validation.too_few', params: { min: Number(issue.minimum) } };
       return { message: 'validation.too_small', params: { min: Number(issue.minimum) } };
@@ -41,8 +44,41 @@ function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; p
   }
 }
 
+// Names that reach for an object's prototype: never a field of ours, whatever the schema.
+const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype']);
+const MAX_DEPTH = 32;
+
+/**
+ * What no call accepts anywhere in its input, whatever its schema says (also in JSON fields,
+ * keys and passwords): prototype names, refused characters (resources/text.ts), deep nesting.
+ */
+function refuseUnsafe(value: unknown, path: string[], errors: FieldErrors, depth = 0): void {
+  // `errors` has no prototype: a refused "__proto__" or "constructor" is a key like any other.
+  const report = (at: string[], message: string) => {
+    const key = at.join('.') || '_';
+    if (!Object.hasOwn(errors, key)) errors[key] = { message };
+  };
+  if (typeof value === 'string') {
+    if (hasUnsafeCharacters(value)) report(path, UNSAFE_TEXT);
+    return;
+  }
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return;
+  if (depth > MAX_DEPTH) return report(path, 'validation.too_deep');
+  for (const key of Object.keys(value)) {
+    const here = [...path, key];
+    // Also "__proto__[x]": parsers that expand brackets would reach the prototype with it.
+    if (forbiddenNames.has(key) || key.includes('__proto__')) report(here, 'validation.forbidden_name');
+    else if (hasUnsafeCharacters(key)) report(here, UNSAFE_TEXT);
+    else refuseUnsafe((value as Record<string, unknown>)[key], here, errors, depth + 1);
+  }
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {}, { reportInput: true });
+  const refused: FieldErrors = Object.create(null);
+  refuseUnsafe(input, [], refused);
+  if (Object.keys(refused).length > 0) throw new AppError('validation', 'error.validation', undefined, refused);
+  // No body at all is an empty one; a JSON null is not an object and is refused like any other non-object.
+  const result = schema.safeParse(input === undefined ? {} : input, { reportInput: true });
   if (result.success) return result.data;
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {

@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
+import { SqliteReadWriteDialect } from './sqlite-driver.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -40,6 +41,15 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): D
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Fresh planner statistics (which also give unfiltered lists their estimated totals),
+  // bounded so that opening a large database stays quick (SQLite's advice for long-lived connections).
+  sqlite.pragma('analysis_limit = 1000');
+  sqlite.pragma('optimize = 0x10002');
+  // Reads outside transactions on a second connection (server/db/sqlite-driver.ts).
+  const reader = new SQLite(sqlitePath);
+  reader.pragma('busy_timeout = 5000');
+  reader.pragma('query_only = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteReadWriteDialect(sqlite, reader) });
   return { db, dialect: 'sqlite', sqlitePath, close: () => db.destroy() };
 }
+

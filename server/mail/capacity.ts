@@ -7,13 +7,14 @@ import type { CapacitySummary } from '../../resources/storage.js';
 import type { Db, Dialect } from '../db/index.js';
 import { AppError, fieldError } from '../core/errors.js';
 import { now } from '../core/time.js';
+import { formatBytes } from '../../resources/bytes.js';
 
 export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySummary> {
   const at = now();
   const [blocks, quotas, usage, owner] = await Promise.all([
     db
       .selectFrom('storage')
-      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('capacity'), eb.fn.countAll<number>().as('count')])
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('capacity'), eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('next_expiry')])
       .where('owner_id', '=', ownerId)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
       .executeTakeFirstOrThrow(),
@@ -41,6 +42,8 @@ export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySumma
     storage_max: Number(owner?.storage_max ?? 0),
     mailboxes: Number(quotas.count),
     active_blocks: Number(blocks.count),
+    shortfall: Math.max(0, allocated - capacity),
+    next_expiry: blocks.next_expiry ?? null,
   };
 }
 
@@ -63,7 +66,18 @@ export async function checkMailboxQuota(
   }
   const needed = request.quota - request.previousQuota;
   if (needed > 0 && summary.allocated + needed > summary.capacity) {
-    const params = { capacity: summary.capacity, allocated: summary.allocated, available: summary.available, requested: request.quota };
+    // How much to buy or free: also after a block expired with the quotas above what is left.
+    const shortfall = summary.allocated + needed - summary.capacity;
+    const params = {
+      capacity: summary.capacity,
+      allocated: summary.allocated,
+      available: summary.available,
+      requested: request.quota,
+      shortfall,
+      capacity_text: formatBytes(summary.capacity),
+      available_text: formatBytes(summary.available),
+      shortfall_text: formatBytes(shortfall),
+    };
     throw new AppError('conflict', 'error.capacity_exceeded', params, { quota: { message: 'validation.capacity_exceeded', params } });
   }
 }

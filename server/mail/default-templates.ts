@@ -68,4 +68,109 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n有人尝试使用 {{email}} 注册 Maildesk 账户，但该邮箱已有账户。如果是您本人，请在 {{url}}/login 登录，或在 {{url}}/forgot_password 重置密码。\n\n如果不是您本人，无需任何操作。\n\nMaildesk',
     },
   },
+  // Hardening: the owner told when their password is being guessed.
+  sign_in_attempts: {
+    en: {
+      subject: 'Someone is trying to guess your Maildesk password',
+      body: 'Hello,\n\nThere have been many wrong passwords for {{email}} in the last {{minutes}} minutes. Your account is not locked: you can still sign in at {{url}}/login, and the addresses that keep failing are slowed down.\n\nIf it was not you, choose a strong password you use nowhere else ({{url}}/forgot_password).\n\nMaildesk',
+    },
+    zh: {
+      subject: '有人正在尝试猜测您的 Maildesk 密码',
+      body: '您好：\n\n最近 {{minutes}} 分钟内，{{email}} 出现了多次错误的密码。您的账户没有被锁定：您仍可以在 {{url}}/login 登录，反复失败的来源会被减速。\n\n如果不是您本人，请设置一个在别处没有用过的强密码（{{url}}/forgot_password）。\n\nMaildesk',
+    },
+  },
+  // Shop.
+  order_paid: {
+    en: {
+      subject: 'Maildesk order {{order_id}} is paid',
+      body: 'Hello,\n\nThank you: order {{order_id}} ({{product}}, {{amount}}) is paid and ready. See it at {{url}}/admin/order/view?id={{order_id}}.\n\nMaildesk',
+    },
+    zh: {
+      subject: 'Maildesk 订单 {{order_id}} 已支付',
+      body: '您好：\n\n感谢您的购买：订单 {{order_id}}（{{product}}，{{amount}}）已支付并已生效。查看订单：{{url}}/admin/order/view?id={{order_id}}。\n\nMaildesk',
+    },
+  },
+  // Storage over time (issue 10): before a block expires, when it has expired, and when the quotas no longer fit.
+  storage_reminder: {
+    en: {
+      subject: 'Your Maildesk storage of {{size}} expires in {{days}} days',
+      body: 'Hello,\n\nYour storage block of {{size}} {{label}}expires on {{expires_on}} (in {{days}} days).\n\nRenew it at {{url}}/admin/storage to keep your capacity. Your mailboxes keep receiving mail either way; without the capacity, new mailboxes and larger quotas are refused.\n\nMaildesk',
+    },
+    zh: {
+      subject: '您的 Maildesk 存储空间（{{size}}）将在 {{days}} 天后到期',
+      body: '您好：\n\n您的存储空间 {{size}} {{label}}将于 {{expires_on}} 到期（还有 {{days}} 天）。\n\n请在 {{url}}/admin/storage 续费以保留容量。无论是否续费，您的邮箱都会继续收信；容量不足时，将无法新建邮箱或调大配额。\n\nMaildesk',
+    },
+  },
+  storage_expired: {
+    en: {
+      subject: 'Your Maildesk storage of {{size}} has expired',
+      body: 'Hello,\n\nYour storage block of {{size}} {{label}}expired on {{expires_on}}. Your capacity is now {{capacity}}, and your mailboxes use {{allocated}} of quota out of it, so nothing else changes.\n\nYou can renew the block at {{url}}/admin/storage.\n\nMaildesk',
+    },
+    zh: {
+      subject: '您的 Maildesk 存储空间（{{size}}）已到期',
+      body: '您好：\n\n您的存储空间 {{size}} {{label}}已于 {{expires_on}} 到期。您现在的总容量为 {{capacity}}，邮箱配额共占用 {{allocated}}，其他一切不受影响。\n\n您可以在 {{url}}/admin/storage 续费。\n\nMaildesk',
+    },
+  },
+  storage_over_capacity: {
+    en: {
+      subject: 'Your Maildesk storage of {{size}} has expired: your quotas exceed your capacity by {{shortfall}}',
+      body: 'Hello,\n\nYour storage block of {{size}} {{label}}expired on {{expires_on}}. Your capacity is now {{capacity}}, but your mailboxes have {{allocated}} of quota: {{shortfall}} more than you hold.\n\nNothing is deleted: your mailboxes keep receiving mail and signing in. Until you buy at least {{shortfall}} of storage (or renew the block at {{url}}/admin/storage), or lower quotas by that much, new mailboxes and larger quotas are refused.\n\nMaildesk',
+    },
+    zh: {
+      subject: '您的 Maildesk 存储空间（{{size}}）已到期：邮箱配额超出容量 {{shortfall}}',
+      body: '您好：\n\n您的存储空间 {{size}} {{label}}已于 {{expires_on}} 到期。您现在的总容量为 {{capacity}}，但邮箱配额共 {{allocated}}，超出 {{shortfall}}。\n\n不会删除任何数据：您的邮箱照常收信和登录。在您购买至少 {{shortfall}} 的存储空间（或在 {{url}}/admin/storage 续费），或将配额降低同样多之前，无法新建邮箱或调大配额。\n\nMaildesk',
+    },
+  },
+  // Support (tickets)
+  ticket_reply: {
+    en: {
+      subject: '[#{{number}}] New reply: {{subject}}',
+      body: 'Hello,\n\nSupport replied to your ticket #{{number}} "{{subject}}":\n\n{{message}}\n\nRead and answer it at {{link}}\n\nMaildesk',
+    },
+    zh: {
+      subject: '[#{{number}}] 工单有新回复：{{subject}}',
+      body: '您好：\n\n客服回复了您的工单 #{{number}}「{{subject}}」：\n\n{{message}}\n\n请在 {{link}} 查看并回复。\n\nMaildesk',
+    },
+  },
+  ticket_closed: {
+    en: {
+      subject: '[#{{number}}] Ticket closed: {{subject}}',
+      body: 'Hello,\n\nYour ticket #{{number}} "{{subject}}" is closed.\n\n{{message}}\n\nIf you still need help, write in it at {{link}} to open it again.\n\nMaildesk',
+    },
+    zh: {
+      subject: '[#{{number}}] 工单已关闭：{{subject}}',
+      body: '您好：\n\n您的工单 #{{number}}「{{subject}}」已关闭。\n\n{{message}}\n\n如果仍需帮助，请在 {{link}} 回复，工单将重新打开。\n\nMaildesk',
+    },
+  },
+  ticket_new: {
+    en: {
+      subject: '[#{{number}}] New ticket: {{subject}}',
+      body: 'A customer opened ticket #{{number}} "{{subject}}":\n\n{{message}}\n\nAnswer it at {{link}}',
+    },
+    zh: {
+      subject: '[#{{number}}] 新工单：{{subject}}',
+      body: '客户提交了工单 #{{number}}「{{subject}}」：\n\n{{message}}\n\n请在 {{link}} 处理。',
+    },
+  },
+  ticket_customer_reply: {
+    en: {
+      subject: '[#{{number}}] Customer replied: {{subject}}',
+      body: 'The customer wrote in ticket #{{number}} "{{subject}}":\n\n{{message}}\n\nAnswer it at {{link}}',
+    },
+    zh: {
+      subject: '[#{{number}}] 客户回复：{{subject}}',
+      body: '客户在工单 #{{number}}「{{subject}}」中回复：\n\n{{message}}\n\n请在 {{link}} 处理。',
+    },
+  },
+  // Guest message replies (issue 14)
+  guest_reply: {
+    en: {
+      subject: '{{subject}}',
+      body: 'Hello {{name}},\n\n{{reply}}\n\n--\nYou wrote on {{written_at}}:\n{{original}}\n\nMaildesk',
+    },
+    zh: {
+      subject: '{{subject}}',
+      body: '{{name}}，您好：\n\n{{reply}}\n\n--\n您于 {{written_at}} 的留言：\n{{original}}\n\nMaildesk',
+    },
+  },
 };

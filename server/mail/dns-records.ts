@@ -3,15 +3,18 @@
  * and a live check of each against DNS (DNS_SERVERS, or the system's resolvers).
  */
 import { Resolver } from 'node:dns/promises';
+import net from 'node:net';
 import type { Config } from '../config.js';
 import type { DomainRow } from '../db/schema.js';
+// Mail-client discovery records (issue 14): autoconfig/autodiscover CNAMEs and SRV records.
+import { clientRecords, isClientRecord, judgeClientRecord, lookupClientRecord, type ClientRecordKind } from './client-dns-records.js';
 
-export type RecordKind = 'verification' | 'mx' | 'spf' | 'dkim' | 'dmarc';
+export type RecordKind = 'verification' | 'mx' | 'spf' | 'dkim' | 'dkim_next' | 'dmarc' | ClientRecordKind;
 export type RecordStatus = 'ok' | 'missing' | 'wrong' | 'unchecked';
 
 export interface ExpectedRecord {
   kind: RecordKind;
-  type: 'TXT' | 'MX';
+  type: 'TXT' | 'MX' | 'CNAME' | 'SRV';
   /** Where to publish it (punycode, fully qualified). */
   host: string;
   value: string;
@@ -27,7 +30,7 @@ export interface CheckedRecord extends ExpectedRecord {
   params: Record<string, string>;
 }
 
-type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'>;
+type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key'>>;
 
 export const verificationHost = (domain: string) => `_maildesk.${domain}`;
 export const verificationValue = (token: string) => `maildesk-verification=${token}`;
@@ -35,12 +38,42 @@ export const verificationValue = (token: string) => `maildesk-verification=${tok
 /** The DKIM public key as a DNS TXT value: the base64 of the key's DER, without PEM armour. */
 const dkimKeyData = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
 
+/** Where a selector's DKIM record lives, and its value. */
+export const dkimRecord = (domain: string, selector: string, publicKey: string) => ({
+  host: `${selector}._domainkey.${domain}`,
+  value: `v=DKIM1; k=rsa; p=${dkimKeyData(publicKey)}`,
+});
+
+/**
+ * Why MAIL_HOSTNAME cannot be published, if it cannot: an MX names a host, never an address,
+ * and a host customers point at must be a fully qualified public name.
+ */
+export function mailHostnameProblem(hostname: string): 'ip' | 'not_a_name' | undefined {
+  if (net.isIP(hostname.replace(/^\[|\]$/g, ''))) return 'ip';
+  const labels = hostname.split('.');
+  if (labels.length < 2 || labels.at(-1) === 'localhost' || /^\d+$/.test(labels.at(-1)!)) return 'not_a_name';
+  if (!labels.every((l) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i.test(l))) return 'not_a_name';
+  return undefined;
+}
+
+/** Records that name the mail server (MX, SPF) are left out while MAIL_HOSTNAME cannot work. */
 export function expectedRecords(domain: DomainKeys, mailHostname: string): ExpectedRecord[] {
+  const serverReady = !mailHostnameProblem(mailHostname);
+  // During a key rotation the next key is published beside the current one, before the switch.
+  const next: ExpectedRecord[] =
+    domain.dkim_next_selector && domain.dkim_next_public_key
+      ? [{ kind: 'dkim_next', type: 'TXT', ...dkimRecord(domain.name, domain.dkim_next_selector, domain.dkim_next_public_key) }]
+      : [];
   return [
     { kind: 'verification', type: 'TXT', host: verificationHost(domain.name), value: verificationValue(domain.verify_token) },
-    { kind: 'mx', type: 'MX', host: domain.name, value: mailHostname, priority: 10 },
-    { kind: 'spf', type: 'TXT', host: domain.name, value: `v=spf1 mx a:${mailHostname} ~all` },
-    { kind: 'dkim', type: 'TXT', host: `${domain.dkim_selector}._domainkey.${domain.name}`, value: `v=DKIM1; k=rsa; p=${dkimKeyData(domain.dkim_public_key)}` },
+    ...(serverReady
+      ? [
+          { kind: 'mx', type: 'MX', host: domain.name, value: mailHostname, priority: 10 } as const,
+          { kind: 'spf', type: 'TXT', host: domain.name, value: `v=spf1 mx a:${mailHostname} ~all` } as const,
+        ]
+      : []),
+    { kind: 'dkim', type: 'TXT', ...dkimRecord(domain.name, domain.dkim_selector, domain.dkim_public_key) },
+    ...next,
     { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain.name}` },
   ];
 }
@@ -56,7 +89,8 @@ const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.tri
 
 /** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */
 function judge(record: ExpectedRecord, answers: string[]): { relevant: string[]; ok: boolean; multiple?: boolean } {
-  switch (record.kind) {
+  if (isClientRecord(record)) return judgeClientRecord(record, answers);
+  switch (record.kind as Exclude<RecordKind, ClientRecordKind>) {
     case 'verification':
       return { relevant: answers.filter((a) => a.startsWith('maildesk-verification=')), ok: answers.includes(record.value) };
     case 'mx':
@@ -67,7 +101,8 @@ function judge(record: ExpectedRecord, answers: string[]): { relevant: string[];
       const ok = spf.length === 1 && spf[0].toLowerCase().split(/\s+/).some((m) => m.replace(/^[+]/, '') === host || m === 'mx');
       return { relevant: spf, ok, multiple: spf.length > 1 };
     }
-    case 'dkim': {
+    case 'dkim':
+    case 'dkim_next': {
       const dkim = answers.filter((a) => /(^|;)\s*p=/.test(a) || /^v=DKIM1/i.test(a));
       const expected = tags(record.value).p;
       return { relevant: dkim, ok: dkim.some((a) => tags(a).p?.replace(/\s+/g, '') === expected) };
@@ -80,14 +115,17 @@ function judge(record: ExpectedRecord, answers: string[]): { relevant: string[];
 }
 
 async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
+  if (isClientRecord(record)) return lookupClientRecord(resolver, record);
   if (record.type === 'MX') return (await resolver.resolveMx(record.host)).map((mx) => `${mx.priority} ${mx.exchange.toLowerCase()}`);
   return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
 }
 
-export async function checkRecords(domain: DomainKeys, config: Pick<Config, 'dnsServers' | 'mailHostname'>): Promise<CheckedRecord[]> {
+type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
+
+export async function checkRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
   const resolver = resolverFor(config);
   return Promise.all(
-    expectedRecords(domain, config.mailHostname).map(async (record): Promise<CheckedRecord> => {
+    ([...expectedRecords(domain, config.mailHostname), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))] as ExpectedRecord[]).map(async (record): Promise<CheckedRecord> => {
       const params = { type: record.type, host: record.host, value: record.priority !== undefined ? `${record.priority} ${record.value}` : record.value };
       let answers: string[];
       try {

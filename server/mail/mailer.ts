@@ -1,8 +1,14 @@
 /**
  * Outgoing mail from templates: through SMTP_URL, or as .eml files in DATA_DIR/outbox when
- * none is set. Every message is recorded in the send log, sent or failed. Sending happens
- * after the response, so that no call's timing tells whether an address has an account.
+ * none is set. `send` records the message as pending in the send log inside the caller's
+ * transaction and enqueues the 'mail.send' job, which sends it, retries with backoff when
+ * the SMTP server fails, and marks it sent or (after the last try) failed. The call itself
+ * only writes rows, so no call's timing tells whether an address has an account.
+ *
+ * A code travels only in the job's payload: the send log has the subject with it masked,
+ * and the jobs screen masks it too. The job payload is removed with the job.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -11,6 +17,9 @@ import type { TemplateKey } from '../../resources/email_template.js';
 import type { Config } from '../config.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
+import { defineJob, type JobContext } from '../jobs/define.js';
+import type { Jobs } from '../jobs/index.js';
+import { masked, secretNames } from '../jobs/mask.js';
 import { defaultTemplates } from './default-templates.js';
 
 export interface TemplateMail {
@@ -21,15 +30,23 @@ export interface TemplateMail {
   userId?: number | null;
 }
 
-export interface Mailer {
-  /** Queues a message; it is rendered, sent and logged in the background. */
-  send(mail: TemplateMail): void;
-  /** Resolves when every queued message has been sent or has failed. */
-  idle(): Promise<void>;
+/** What the sending job carries: the send log entry and what is needed to render the message. */
+export interface MailPayload {
+  sendLogId: number;
+  key: TemplateKey;
+  locale: Locale;
+  to: string;
+  params: Record<string, string | number>;
+  /** Chosen when queued: the same on every try, so a receiver can tell a repeat. */
+  messageId: string;
 }
 
-/** Template parameters that never reach the send log. */
-const secretParams = ['code'];
+export interface Mailer {
+  /** Records the message (pending) in the send log within `db` and enqueues its sending. */
+  send(db: Db, mail: TemplateMail): Promise<void>;
+  /** The 'mail.send' job's work: one try at sending one message. */
+  deliver(payload: MailPayload, ctx: JobContext): Promise<void>;
+}
 
 export function render(text: string, params: Record<string, string | number>): string {
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
@@ -47,70 +64,87 @@ export async function ensureDefaultTemplates(db: Db): Promise<void> {
   }
 }
 
-export function createMailer(db: Db, config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'publicUrl'>, logger: { error(obj: unknown, msg?: string): void }): Mailer {
+async function templateOf(db: Db, key: TemplateKey, locale: Locale) {
+  const row = await db.selectFrom('email_template').select(['subject', 'body']).where('key', '=', key).where('locale', '=', locale).executeTakeFirst();
+  return row ?? defaultTemplates[key][locale];
+}
+
+export const mailSendJob = defineJob<MailPayload>({
+  name: 'mail.send',
+  // 30 s, 1, 2, 4, 8 min: a brief SMTP outage costs a few minutes, not the message.
+  retryLimit: 5,
+  retryDelaySeconds: 30,
+  handler: (payload, ctx) => ctx.services.mailer.deliver(payload, ctx),
+});
+
+export function createMailer(db: Db, jobs: Jobs, config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'publicUrl'>): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
   const transport: Transporter = config.smtpUrl
     ? nodemailer.createTransport(config.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  // One message at a time, in the order they were queued: the outbox and the send log read in
-  // the order things happened, and an SMTP server gets one connection from us, not a burst.
-  let queue: Promise<void> = Promise.resolve();
-
-  async function deliver(mail: TemplateMail) {
-    const row = await db
-      .selectFrom('email_template')
-      .select(['subject', 'body'])
-      .where('key', '=', mail.key)
-      .where('locale', '=', mail.locale)
-      .executeTakeFirst();
-    const template = row ?? defaultTemplates[mail.key][mail.locale];
-    const params = { url: config.publicUrl, email: mail.to, ...mail.params };
-    const subject = render(template.subject, params);
-    // The send log is read by every operator role: a live code in it would open the account.
-    const loggedSubject = render(template.subject, { ...params, ...Object.fromEntries(secretParams.map((name) => [name, '••••••'])) });
-    let status: 'sent' | 'failed' = 'sent';
-    let error: string | null = null;
-    let messageId: string | null = null;
-    try {
-      const info = await transport.sendMail({ from: config.mailFrom, to: mail.to, subject, text: render(template.body, params) });
-      messageId = info.messageId ?? null;
-      if (!config.smtpUrl) {
-        await fs.mkdir(outbox, { recursive: true });
-        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.key}-${process.hrtime.bigint()}.eml`;
-        await fs.writeFile(path.join(outbox, name), info.message as Buffer);
-      }
-    } catch (e) {
-      status = 'failed';
-      error = e instanceof Error ? e.message : String(e);
-      logger.error({ err: e, to: mail.to, key: mail.key }, 'sending mail failed');
-    }
-    await db
-      .insertInto('email_send_log')
-      .values({
-        template_key: mail.key,
-        locale: mail.locale,
-        recipient: mail.to,
-        subject: loggedSubject,
-        status,
-        transport: config.smtpUrl ? 'smtp' : 'outbox',
-        error,
-        message_id: messageId,
-        user_id: mail.userId ?? null,
-        created_at: now(),
-      })
-      .execute();
-  }
+  const fromHost = /@([^>\s]+)/.exec(config.mailFrom)?.[1] ?? 'maildesk.localhost';
+  const paramsOf = (mail: Pick<TemplateMail, 'to' | 'params'>) => ({ url: config.publicUrl, email: mail.to, ...mail.params });
 
   return {
-    send(mail) {
-      queue = queue.then(() => deliver(mail)).catch((e) => logger.error({ err: e }, 'recording mail failed'));
+    async send(into, mail) {
+      const template = await templateOf(into, mail.key, mail.locale);
+      // The send log is read by every operator role: a live code in it would open the account.
+      const loggedSubject = render(template.subject, { ...paramsOf(mail), ...Object.fromEntries(secretNames.map((name) => [name, masked])) });
+      const { id } = await into
+        .insertInto('email_send_log')
+        .values({
+          template_key: mail.key,
+          locale: mail.locale,
+          recipient: mail.to,
+          subject: loggedSubject,
+          status: 'pending',
+          transport: config.smtpUrl ? 'smtp' : 'outbox',
+          error: null,
+          message_id: null,
+          user_id: mail.userId ?? null,
+          created_at: now(),
+          sent_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const messageId = `<${crypto.randomUUID()}@${fromHost}>`;
+      await jobs.enqueue(into, mailSendJob, { sendLogId: Number(id), key: mail.key, locale: mail.locale, to: mail.to, params: mail.params, messageId });
     },
-    async idle() {
-      let last;
-      do {
-        last = queue;
-        await last;
-      } while (last !== queue);
+
+    async deliver(payload, ctx) {
+      const entry = await db.selectFrom('email_send_log').select(['status', 'attempts']).where('id', '=', payload.sendLogId).executeTakeFirst();
+      // Deleted by an operator, or already sent. (A failed one is tried again when an operator retries its job.)
+      if (!entry || entry.status === 'sent') return;
+      const template = await templateOf(db, payload.key, payload.locale);
+      const params = paramsOf(payload);
+      let info;
+      try {
+        info = await transport.sendMail({
+          from: config.mailFrom,
+          to: payload.to,
+          subject: render(template.subject, params),
+          text: render(template.body, params),
+          messageId: payload.messageId,
+        });
+        if (!config.smtpUrl) {
+          await fs.mkdir(outbox, { recursive: true });
+          const name = `${now().replace(/[:.]/g, '-')}-${payload.key}-${process.hrtime.bigint()}.eml`;
+          await fs.writeFile(path.join(outbox, name), info.message as Buffer);
+        }
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        await db
+          .updateTable('email_send_log')
+          .set({ status: ctx.finalAttempt ? 'failed' : 'pending', attempts: entry.attempts + 1, error })
+          .where('id', '=', payload.sendLogId)
+          .execute();
+        throw e;
+      }
+      await db
+        .updateTable('email_send_log')
+        .set({ status: 'sent', attempts: entry.attempts + 1, message_id: info.messageId ?? payload.messageId, sent_at: now() })
+        .where('id', '=', payload.sendLogId)
+        .execute();
     },
   };
 }

@@ -3,8 +3,8 @@ import { hashPassword } from '../core/passwords.js';
 import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
 import { revokeSessionsOf, type SessionActor } from '../core/sessions.js';
 
-/** Stores a given password only as its argon2id hash. */
-export const hashGivenPassword: ResourceBehaviour['toRow'] = async (input) =>
+/** Stores a given password only as its argon2id hash (made before the transaction opens). */
+export const hashGivenPassword: ResourceBehaviour['prepare'] = async (input) =>
   typeof input.password === 'string' ? { password_hash: await hashPassword(input.password) } : {};
 
 /** Whether a change must end the account's other sessions: disabled, deleted or new password. */

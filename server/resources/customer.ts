@@ -3,15 +3,15 @@ import { hashGivenPassword, revokeOnLockout } from './accounts.js';
 import { teamDomainsBehaviour } from './team-domains.js';
 
 export const customerBehaviour: ResourceBehaviour = {
-  toRow: hashGivenPassword,
+  prepare: hashGivenPassword,
   after: revokeOnLockout('customer'),
 };
 
 export const teamMemberBehaviour: ResourceBehaviour = {
-  async toRow(input, change, ctx) {
-    const hashed = await hashGivenPassword!(input, change, ctx);
+  prepare: hashGivenPassword,
+  toRow(_input, change) {
     // The customer vouches for a member's address; members use the customer's storage settings.
-    return change.op === 'create' ? { ...hashed, is_verified: 1, storage_max: 0 } : hashed;
+    return change.op === 'create' ? { is_verified: 1, storage_max: 0 } : {};
   },
   check: teamDomainsBehaviour.check,
   async after(change, ctx) {

@@ -1,26 +1,18 @@
 /** Domains: names in punycode, a verification token and a DKIM key made with each, status rules. */
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 import { AppError, fieldError } from '../core/errors.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { now } from '../core/time.js';
+import { dkimKeyPair, selectorOf } from '../mail/dkim.js';
 import { asciiDomain, unicodeDomain } from '../mail/names.js';
 
-const generateKeyPair = promisify(crypto.generateKeyPair);
-
-async function dkimKeyPair() {
-  const { publicKey, privateKey } = await generateKeyPair('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  return { dkim_public_key: publicKey, dkim_private_key: privateKey };
-}
-
-/** Selectors name the key's month, so that a later rotation can publish a new one beside it. */
-const selectorOf = (at: Date) => `md${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
-
 export const domainBehaviour: ResourceBehaviour = {
+  // An RSA key takes a while to make: before the transaction opens.
+  prepare: async (_input, op) => {
+    if (op !== 'create') return {};
+    const key = await dkimKeyPair();
+    return { dkim_public_key: key.publicKey, dkim_private_key: key.privateKey };
+  },
   async toRow(input, change, ctx) {
     if (change.op === 'create') {
       const name = asciiDomain(String(input.name));
@@ -32,7 +24,6 @@ export const domainBehaviour: ResourceBehaviour = {
         name_unicode: unicodeDomain(name),
         verify_token: crypto.randomBytes(16).toString('hex'),
         dkim_selector: selectorOf(new Date()),
-        ...(await dkimKeyPair()),
       };
     }
     // An operator's activation is the "marked verified" path; back to pending means unverified.

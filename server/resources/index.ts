@@ -10,6 +10,9 @@ import { aliasDomainBehaviour } from './alias_domain.js';
 import { domainBehaviour } from './domain.js';
 import { mailboxBehaviour } from './mailbox.js';
 import { storageBehaviour } from './storage.js';
+// Shop.
+import { activityBehaviour } from './activity.js';
+import { productBehaviour } from './product.js';
 
 const behaviours: Record<string, ResourceBehaviour> = {
   [declared.operator.name]: operatorBehaviour,
@@ -21,6 +24,9 @@ const behaviours: Record<string, ResourceBehaviour> = {
   [declared.alias.name]: aliasBehaviour,
   [declared.aliasDomain.name]: aliasDomainBehaviour,
   [declared.storage.name]: storageBehaviour,
+  // Shop.
+  [declared.product.name]: productBehaviour,
+  [declared.activity.name]: activityBehaviour,
 };
 
 export const serverResources: { declaration: ResourceDeclaration; behaviour: ResourceBehaviour }[] = declared.resources.map(

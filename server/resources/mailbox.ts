@@ -12,13 +12,13 @@ export async function refuseAliasClash(ctx: Parameters<NonNullable<ResourceBehav
 }
 
 export const mailboxBehaviour: ResourceBehaviour = {
+  // Hashed before the transaction opens.
+  prepare: async (input) => (typeof input.password === 'string' ? { password_hash: await hashMailboxPassword(input.password) } : {}),
   async toRow(input, change, ctx) {
-    const password = typeof input.password === 'string' ? { password_hash: await hashMailboxPassword(input.password) } : {};
-    if (change.op !== 'create') return password;
+    if (change.op !== 'create') return {};
     const domain = await usableDomain(ctx, input.domain_id);
     const owner = await ctx.trx.selectFrom('user').select('storage_max').where('id', '=', domain.owner_id).executeTakeFirstOrThrow();
     return {
-      ...password,
       owner_id: domain.owner_id,
       address: `${input.local_part}@${domain.name}`,
       address_unicode: `${input.local_part}@${domain.name_unicode}`,

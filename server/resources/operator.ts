@@ -5,9 +5,14 @@ import { hashGivenPassword, revokeOnLockout } from './accounts.js';
 const isActiveSuperadmin = (record?: Record<string, unknown>) => record?.role === 'superadmin' && record?.status === 'active';
 
 export const operatorBehaviour: ResourceBehaviour = {
-  toRow: hashGivenPassword,
-  /** Nobody can remove, demote or disable the last active superadmin: the business would be locked out. */
+  prepare: hashGivenPassword,
   async check(change, ctx) {
+    // An operator who removed or disabled their own account would be locked out by a slip of the hand.
+    const own = ctx.actor.kind === 'operator' && change.before?.id === ctx.actor.id;
+    if (own && (change.op === 'delete' || (change.op === 'update' && change.after?.status === 'disabled'))) {
+      throw new AppError('forbidden', 'error.own_account');
+    }
+    // Nobody can remove, demote or disable the last active superadmin: the business would be locked out.
     if (!isActiveSuperadmin(change.before)) return;
     if (change.op === 'update' && isActiveSuperadmin(change.after)) return;
     const others = await ctx.trx

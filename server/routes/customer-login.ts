@@ -4,6 +4,7 @@
  * limited per address and per IP; every attempt is in the audit log.
  */
 import { z } from 'zod';
+import { lineText } from '../../resources/text.js';
 import { GiB } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall, type CallContext } from '../core/calls.js';
@@ -11,7 +12,9 @@ import { CODE_MINUTES, consumeCode, issueCode, type CodePurpose } from '../core/
 import { AppError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { createSession, revokeSession, revokeSessionsOf } from '../core/sessions.js';
+import { countWrongPassword, type GuessedOwner } from '../core/sign-in-throttle.js';
 import { now } from '../core/time.js';
+import type { Db } from '../db/index.js';
 import type { UserRow } from '../db/schema.js';
 import type { TemplateKey } from '../../resources/email_template.js';
 import type { Locale } from '../../resources/customer.js';
@@ -37,6 +40,15 @@ async function canSignIn(ctx: CallContext, account: Account): Promise<boolean> {
 }
 
 const customerOf = (account: Account) => account.owner_id ?? account.id;
+
+/** Whom a wrong password for this login concerns: the login itself, by e-mail. */
+export const guessedOwner = (account: Account): GuessedOwner => ({
+  kind: 'customer',
+  id: account.id,
+  email: account.email,
+  locale: account.locale as Locale,
+  customerId: customerOf(account),
+});
 
 /**
  * Starts a session (the spec's `user`: id, email, is_verified, token) for an account that may
@@ -74,16 +86,22 @@ const templateOf: Record<CodePurpose, TemplateKey> = {
   email_change: 'email_change',
 };
 
-/** Issues a code for the account and mails it to `to` (the account's address unless changing it). */
-export async function sendCode(ctx: CallContext, account: Account, purpose: CodePurpose, to = account.email) {
-  const issued = await issueCode(ctx.services.db, account.id, purpose, to);
-  ctx.services.mailer.send({
-    key: templateOf[purpose],
-    locale: account.locale as Locale,
-    to,
-    params: { code: issued, minutes: CODE_MINUTES },
-    userId: customerOf(account),
-  });
+/**
+ * Issues a code for the account and mails it to `to` (the account's address unless changing
+ * it), within `db` when the caller has a transaction: the code and its message exist together.
+ */
+export async function sendCode(ctx: CallContext, account: Account, purpose: CodePurpose, to = account.email, db?: Db) {
+  const send = async (trx: Db) => {
+    const issued = await issueCode(trx, account.id, purpose, to);
+    await ctx.services.mailer.send(trx, {
+      key: templateOf[purpose],
+      locale: account.locale as Locale,
+      to,
+      params: { code: issued, minutes: CODE_MINUTES },
+      userId: customerOf(account),
+    });
+  };
+  await (db ? send(db) : ctx.services.db.transaction().execute(send));
 }
 
 /** Checks a code; a wrong one is counted (and committed) before the call is refused. */
@@ -108,7 +126,7 @@ export const customerLoginCalls = [
     auth: 'public',
     tag: 'admin/login',
     summary: 'Create a customer account and e-mail a verification code. Answers the same whether or not the address has an account (it then gets a notice instead).',
-    input: z.object({ email, password, username: z.string().trim().max(64).optional() }),
+    input: z.object({ email, password, username: lineText(0, 64).optional() }),
     async handler(input, ctx) {
       await limitCodeSending(ctx, input.email);
       const { db, mailer } = ctx.services;
@@ -117,7 +135,7 @@ export const customerLoginCalls = [
       const passwordHash = await hashPassword(input.password);
       if (existing) {
         if (existing.is_verified) {
-          mailer.send({ key: 'account_exists', locale: existing.locale as Locale, to: existing.email, params: {}, userId: customerOf(existing) });
+          await mailer.send(db, { key: 'account_exists', locale: existing.locale as Locale, to: existing.email, params: {}, userId: customerOf(existing) });
         } else if (await canSignIn(ctx, existing)) {
           await sendCode(ctx, existing, 'verify');
         }
@@ -125,24 +143,26 @@ export const customerLoginCalls = [
         return { email: input.email };
       }
       const at = now();
-      const created = await db
-        .insertInto('user')
-        .values({
-          owner_id: null,
-          email: input.email,
-          username: input.username || input.email.split('@')[0],
-          password_hash: passwordHash,
-          is_verified: 0,
-          status: 'active',
-          storage_max: GiB,
-          locale: ctx.locale,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning(['id', 'email', 'username', 'status', 'owner_id', 'locale', 'is_verified', 'password_hash'])
-        .executeTakeFirstOrThrow();
-      await audit(db, ctx, { action: 'register', targetType: 'user', targetId: created.id, userId: created.id, after: { email: created.email, username: created.username } });
-      await sendCode(ctx, created, 'verify');
+      await db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('user')
+          .values({
+            owner_id: null,
+            email: input.email,
+            username: input.username || input.email.split('@')[0],
+            password_hash: passwordHash,
+            is_verified: 0,
+            status: 'active',
+            storage_max: GiB,
+            locale: ctx.locale,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning(['id', 'email', 'username', 'status', 'owner_id', 'locale', 'is_verified', 'password_hash'])
+          .executeTakeFirstOrThrow();
+        await audit(trx, ctx, { action: 'register', targetType: 'user', targetId: created.id, userId: created.id, after: { email: created.email, username: created.username } });
+        await sendCode(ctx, created, 'verify', created.email, trx);
+      });
       return { email: input.email };
     },
   }),
@@ -186,9 +206,10 @@ export const customerLoginCalls = [
       await limiter.beforeSignIn(input.email, ctx.ip);
       const account = await accountByEmail(ctx, input.email);
       if (!(await verifyPassword(account?.password_hash, input.password)) || !account) {
-        await limiter.failedSignIn(input.email);
+        await countWrongPassword(ctx, input.email, account && guessedOwner(account));
         return refuseSignIn(ctx, input.email, account, 'password');
       }
+      await limiter.succeededSignIn(input.email, ctx.ip);
       return signIn(ctx, account, 'password');
     },
   }),
@@ -242,10 +263,12 @@ export const customerLoginCalls = [
     async handler(input, ctx) {
       const account = await checkCode(ctx, input.email, 'reset', input.code);
       const { db } = ctx.services;
+      // Hashed before the transaction, which on SQLite would hold the only connection meanwhile.
+      const passwordHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('user')
-          .set({ password_hash: await hashPassword(input.password), is_verified: 1, updated_at: now() })
+          .set({ password_hash: passwordHash, is_verified: 1, updated_at: now() })
           .where('id', '=', account.id)
           .execute();
         await revokeSessionsOf(trx, 'customer', [account.id]);

@@ -1,7 +1,8 @@
 /** /api/admin/me/*: the signed-in login's own account. */
 import { z } from 'zod';
+import { lineText } from '../../resources/text.js';
 import { locales } from '../../resources/customer.js';
-import { MAX_QUOTA_BYTES, MiB } from '../../resources/define.js';
+import { MAX_QUOTA_BYTES, MiB, wholeNumber } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall, type CallContext } from '../core/calls.js';
 import { consumeCode } from '../core/codes.js';
@@ -10,7 +11,8 @@ import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { revokeSessionsOf } from '../core/sessions.js';
 import { now } from '../core/time.js';
 import type { CustomerActor } from '../core/actor.js';
-import { sendCode } from './customer-login.js';
+import { countWrongPassword } from '../core/sign-in-throttle.js';
+import { guessedOwner, sendCode } from './customer-login.js';
 
 const infoColumns = ['id', 'owner_id', 'email', 'username', 'is_verified', 'status', 'points', 'storage_max', 'locale', 'last_login_at', 'created_at'] as const;
 
@@ -57,7 +59,7 @@ export const customerMeCalls = [
     auth: 'customer',
     tag: 'admin/me',
     summary: 'Change the display name.',
-    input: z.object({ username: z.string().trim().min(1).max(64) }),
+    input: z.object({ username: lineText(1, 64) }),
     handler: (input, ctx) => updateOwn(ctx, 'update_username', input),
   }),
   defineCall({
@@ -70,11 +72,13 @@ export const customerMeCalls = [
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
       await limiter.beforeSignIn(ctx.actor.email, ctx.ip);
-      const { password_hash } = await db.selectFrom('user').select('password_hash').where('id', '=', ctx.actor.accountId).executeTakeFirstOrThrow();
-      if (!(await verifyPassword(password_hash, input.old_password))) {
-        await limiter.failedSignIn(ctx.actor.email);
+      const account = await db.selectFrom('user').selectAll().where('id', '=', ctx.actor.accountId).executeTakeFirstOrThrow();
+      // A wrong current password counts like a wrong sign-in: a stolen session cannot guess it freely.
+      if (!(await verifyPassword(account.password_hash, input.old_password))) {
+        await countWrongPassword(ctx, ctx.actor.email, guessedOwner(account));
         throw fieldError('old_password', 'validation.wrong_password');
       }
+      await limiter.succeededSignIn(ctx.actor.email, ctx.ip);
       const result = await updateOwn(ctx, 'update_password', { password_hash: await hashPassword(input.password) }, {});
       await revokeSessionsOf(ctx.services.db, 'customer', [ctx.actor.accountId], ctx.actor.sessionId);
       return result;
@@ -124,7 +128,7 @@ export const customerMeCalls = [
     tag: 'admin/me',
     summary: 'Set the largest quota one mailbox may get, which is also the default for new mailboxes (bytes). The customer account only.',
     allow: ownerOnly,
-    input: z.object({ storage_max: z.coerce.number().int().min(MiB).max(MAX_QUOTA_BYTES) }),
+    input: z.object({ storage_max: wholeNumber(MiB, MAX_QUOTA_BYTES) }),
     handler: (input, ctx) => updateOwn(ctx, 'update_storage_max', input),
   }),
 ];

@@ -32,8 +32,10 @@ async function deliveryCheck(ctx: CallContext<'customer'>, id: number, code: str
   if (!code) {
     if (!box.active) throw new AppError('conflict', 'error.mailbox_inactive');
     await limiter.hit(['codeSendPerAccount', ctx.actor.email], ['codeSendPerIp', ctx.ip]);
-    const issued = await issueCode(db, ctx.actor.accountId, 'mailbox_check', address);
-    mailer.send({ key: 'mailbox_check', locale: ctx.locale as Locale, to: address, params: { code: issued, minutes: CODE_MINUTES, address: String(box.address_unicode) }, userId: ctx.actor.customerId });
+    await db.transaction().execute(async (trx) => {
+      const issued = await issueCode(trx, ctx.actor.accountId, 'mailbox_check', address);
+      await mailer.send(trx, { key: 'mailbox_check', locale: ctx.locale as Locale, to: address, params: { code: issued, minutes: CODE_MINUTES, address: String(box.address_unicode) }, userId: ctx.actor.customerId });
+    });
     return { sent: true, address };
   }
   await limiter.hit(['codeCheckPerAccount', ctx.actor.email], ['codeCheckPerIp', ctx.ip]);

@@ -1,10 +1,12 @@
 /** /api/manage/login/* and the operator's own profile (/api/manage/me/*). */
 import { z } from 'zod';
+import { lineText } from '../../resources/text.js';
 import { audit } from '../core/audit.js';
 import { defineCall } from '../core/calls.js';
 import { AppError, fieldError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { createSession, revokeSession, revokeSessionsOf } from '../core/sessions.js';
+import { countWrongPassword } from '../core/sign-in-throttle.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
 
@@ -18,16 +20,17 @@ export const operatorAccountCalls = [
     auth: 'public',
     tag: 'manage/login',
     summary: 'Operator sign-in; answers with a session (id, username, role, token).',
-    input: z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(128) }),
+    input: z.object({ username: lineText(1, 64), password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { db, config, limiter } = ctx.services;
       await limiter.beforeSignIn(`operator:${input.username}`, ctx.ip);
       const operator = await db.selectFrom('admin').selectAll().where('username', '=', input.username).executeTakeFirst();
       if (!(await verifyPassword(operator?.password_hash, input.password)) || !operator) {
-        await limiter.failedSignIn(`operator:${input.username}`);
+        await countWrongPassword(ctx, `operator:${input.username}`, operator && { kind: 'operator', id: operator.id });
         await audit(db, ctx, { action: 'login_failed', targetType: 'operator', targetId: operator?.id ?? null, after: { username: input.username } });
-        throw new AppError('badCredentials', 'error.bad_credentials');
+        throw new AppError('badCredentials', 'error.bad_operator_credentials');
       }
+      await limiter.succeededSignIn(`operator:${input.username}`, ctx.ip);
       if (operator.status !== 'active') throw new AppError('forbidden', 'error.account_disabled');
       const token = await createSession(db, config, 'operator', operator.id, ctx);
       await db.updateTable('admin').set({ last_login_at: now() }).where('id', '=', operator.id).execute();
@@ -69,9 +72,10 @@ export const operatorAccountCalls = [
       await limiter.beforeSignIn(`operator:${ctx.actor.username}`, ctx.ip);
       const { password_hash } = await db.selectFrom('admin').select('password_hash').where('id', '=', ctx.actor.id).executeTakeFirstOrThrow();
       if (!(await verifyPassword(password_hash, input.old_password))) {
-        await limiter.failedSignIn(`operator:${ctx.actor.username}`);
+        await countWrongPassword(ctx, `operator:${ctx.actor.username}`, { kind: 'operator', id: ctx.actor.id });
         throw fieldError('old_password', 'validation.wrong_password');
       }
+      await limiter.succeededSignIn(`operator:${ctx.actor.username}`, ctx.ip);
       const newHash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('admin').set({ password_hash: newHash, updated_at: now() }).where('id', '=', ctx.actor.id).execute();

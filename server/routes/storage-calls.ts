@@ -4,11 +4,22 @@
  * The summary calls show capacity, allocated quota and used bytes together.
  */
 import { z } from 'zod';
-import { defineCall } from '../core/calls.js';
-import { AppError, notFound } from '../core/errors.js';
+import { idSchema } from '../../resources/define.js';
+import { storage } from '../../resources/storage.js';
+import { audit } from '../core/audit.js';
+import { defineCall, type CallContext } from '../core/calls.js';
+import { AppError, fieldError, notFound } from '../core/errors.js';
+import { findVisible, idInput } from '../core/resource-calls.js';
+import { now } from '../core/time.js';
 import { capacityOf } from '../mail/capacity.js';
+import { asStoredTime, firstNoticeAt, sendNotice } from '../storage/expiry.js';
+import { renewalOptions } from '../storage/renewal.js';
 
 const summaryText = 'Capacity (unexpired blocks), allocated (sum of mailbox quotas), used (bytes Dovecot reports), available, storage_max and counts, in bytes.';
+
+/** Why an operator changed a block by hand: kept in the audit log. */
+const reason = z.string().trim().min(3).max(500);
+const billing = ['superadmin', 'billing'] as const;
 
 export const storageCalls = [
   defineCall({
@@ -45,11 +56,81 @@ export const storageCalls = [
     auth: 'operator',
     tag: 'manage/storage',
     summary: `One customer's mail capacity (user_id). ${summaryText}`,
-    input: z.object({ user_id: z.coerce.number().int().min(1) }),
+    input: z.object({ user_id: idSchema }),
     async handler({ user_id }, ctx) {
       const customer = await ctx.services.db.selectFrom('user').select(['id', 'owner_id']).where('id', '=', user_id).executeTakeFirst();
       if (!customer || customer.owner_id !== null) throw notFound();
       return capacityOf(ctx.services.db, user_id);
     },
   }),
+  // Storage over time (issue 10): what renewing a block costs today; operators extend or end a block by hand, with a reason.
+  defineCall({
+    method: 'POST',
+    path: '/api/admin/storage/renewal',
+    auth: 'customer',
+    allow: (actor) => actor.isOwner,
+    tag: 'admin/storage',
+    summary:
+      'How one of the customer\'s blocks (id) can be renewed today: visible storage products of its size with a period, the one it was bought as first, each with today\'s price and promotions (offer) and the expiry a renewal would give. Renew with /api/admin/order/create {product_id, renew_storage_id}.',
+    input: idInput,
+    async handler({ id }, ctx) {
+      const block = await findVisible(storage, 'admin', ctx, id);
+      return renewalOptions(ctx.services, block as never, ctx.actor.customerId);
+    },
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/storage/extend',
+    auth: 'operator',
+    tag: 'manage/storage',
+    roles: billing,
+    summary: 'Moves a block\'s expiry later (id, expires_at after the current expiry and after now, reason); in the audit log with the reason. Reminders start again for the new expiry.',
+    input: idInput.extend({ expires_at: z.iso.datetime({ offset: true }), reason }),
+    handler: ({ id, expires_at, reason }, ctx) =>
+      changeExpiry(ctx, id, reason, 'storage_extend', (block, at) => {
+        const expiresAt = asStoredTime(expires_at)!;
+        if (block.expires_at === null) throw new AppError('conflict', 'error.storage_no_expiry');
+        if (expiresAt <= String(block.expires_at) || expiresAt <= at) throw fieldError('expires_at', 'validation.expiry_not_later', { current: String(block.expires_at) });
+        return expiresAt;
+      }),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/storage/end',
+    auth: 'operator',
+    tag: 'manage/storage',
+    roles: billing,
+    summary: 'Ends a block now (id, reason), as if it had expired: even when the quotas then exceed the capacity, mailboxes keep working and only new or larger quotas are refused. The customer is told; in the audit log with the reason.',
+    input: idInput.extend({ reason }),
+    handler: ({ id, reason }, ctx) =>
+      changeExpiry(ctx, id, reason, 'storage_end', (block, at) => {
+        if (block.expires_at !== null && String(block.expires_at) <= at) throw new AppError('conflict', 'error.storage_already_ended');
+        return at;
+      }),
+  }),
 ];
+
+/** Sets a block's expiry (and its notices) by hand, audited with the reason; an ended block's owner is told at once. */
+async function changeExpiry(
+  ctx: CallContext<'operator'>,
+  id: number,
+  why: string,
+  action: 'storage_extend' | 'storage_end',
+  decide: (block: Record<string, unknown>, at: string) => string,
+) {
+  const { services } = ctx;
+  const updated = await services.db.transaction().execute(async (trx) => {
+    const block = await findVisible(storage, 'manage', ctx, id, trx);
+    const at = now();
+    const expiresAt = decide(block, at);
+    await trx
+      .updateTable('storage')
+      .set({ expires_at: expiresAt, next_notice_at: firstNoticeAt(expiresAt, at, services.config.storageReminderDays, { endedNow: true }), updated_at: at })
+      .where('id', '=', id)
+      .execute();
+    await audit(trx, ctx, { action, targetType: 'storage', targetId: id, userId: Number(block.owner_id), before: { expires_at: block.expires_at }, after: { expires_at: expiresAt, reason: why } });
+    return findVisible(storage, 'manage', ctx, id, trx);
+  });
+  if (action === 'storage_end') await sendNotice(services, id);
+  return updated;
+}

@@ -5,6 +5,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/RemoveCircleOutline';
 import Box from '@mui/material/Box';
+import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { Button, FieldTitle, InputHelperText, required, useInput, useResourceContext, useTranslate } from 'react-admin';
@@ -29,7 +30,7 @@ export function DestinationsInput({ name, mode }: FieldInputProps) {
           <TextField
             size="small"
             fullWidth
-            type="email"
+            inputMode="email"
             name={`${name}.${i}`}
             value={address}
             placeholder="name@example.com"
@@ -44,7 +45,10 @@ export function DestinationsInput({ name, mode }: FieldInputProps) {
       <Button label="app.alias.add_destination" onClick={() => write([...list, ''])} className="add-destination" sx={{ mt: 1 }}>
         <AddIcon />
       </Button>
-      <InputHelperText error={fieldState.error?.message} helperText="app.alias.destinations_hint" />
+      {/* Below the button, red when refused, like every other input's error. */}
+      <FormHelperText error={Boolean(fieldState.error)} className="destinations-helper">
+        <InputHelperText error={fieldState.error?.message} helperText="app.alias.destinations_hint" />
+      </FormHelperText>
     </Box>
   );
 }

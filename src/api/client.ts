@@ -17,7 +17,12 @@ export interface Request {
   params?: Params;
   /** Do not report a failure (the caller handles it). */
   silent?: boolean;
+  /** POST as the multipart/form-data variant instead of JSON (files: ticket attachments). */
+  form?: FormData;
 }
+
+/** Uploads may take longer than the 5000 ms every other call gets. */
+export const UPLOAD_TIMEOUT_MS = 60_000;
 
 export type HttpClient = <T = unknown>(request: Request) => Promise<T>;
 
@@ -58,16 +63,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function send(request: Request): Promise<{ status: number; body: Envelope }> {
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const limit = request.form ? Math.max(timeoutMs, UPLOAD_TIMEOUT_MS) : timeoutMs;
+    const timer = setTimeout(() => controller.abort(), limit);
     const url = request.method === 'GET' ? `${request.path}${queryString(request.params)}` : request.path;
     const headers: Record<string, string> = { Authentication: options.getToken?.() ?? '', Accept: 'application/json' };
     if (options.getLocale) headers['Accept-Language'] = options.getLocale();
-    if (request.method === 'POST') headers['Content-Type'] = 'application/json';
+    // A form sets its own Content-Type (with the boundary).
+    if (request.method === 'POST' && !request.form) headers['Content-Type'] = 'application/json';
     try {
       const response = await doFetch(url, {
         method: request.method,
         headers,
-        body: request.method === 'POST' ? JSON.stringify(request.params ?? {}) : undefined,
+        body: request.method === 'POST' ? (request.form ?? JSON.stringify(request.params ?? {})) : undefined,
         signal: controller.signal,
       });
       const body = (await response.json().catch(() => null)) as Envelope | null;
@@ -75,7 +82,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       return { status: response.status, body };
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (controller.signal.aborted) throw new ApiError(TIMEOUT_CODE, 'app.error.timeout', 0, { seconds: timeoutMs / 1000 });
+      if (controller.signal.aborted) throw new ApiError(TIMEOUT_CODE, 'app.error.timeout', 0, { seconds: limit / 1000 });
       throw new ApiError(NETWORK_CODE, 'app.error.network', 0);
     } finally {
       clearTimeout(timer);

@@ -1,15 +1,18 @@
 /**
  * The app's HTTP clients: public calls (empty Authentication header) and one per area with
- * that area's stored session. Every failure but 20000 shows the WARNING alert with the
- * translated server message; 20000 resets the area's stored session.
+ * that area's stored session. Every failure but 20000 and field errors (shown inline) shows
+ * the WARNING alert with the translated server message; 20000 resets the area's stored session.
  */
 import { customerSession, operatorSession } from '../authProvider/session';
 import { alert } from '../dialogs/store';
 import { currentLocale, translate } from '../i18n';
 import { createHttpClient } from './client';
 import type { ApiError } from './errors';
+import { hasFieldErrors } from '../area/forms';
 
+/** Field errors are shown beside their fields by the form that sent them; everything else in the WARNING alert. */
 export function reportError(error: ApiError) {
+  if (hasFieldErrors(error.errors)) return;
   void alert('WARNING', translate(error.message, { _: error.message, ...error.params }));
 }
 

@@ -5,7 +5,7 @@ import { Admin, CustomRoutes, type AuthProvider } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { resourceOf } from '../screens/resourceOf';
 import { areaLayout } from './AreaLayout';
-import { areaMenu } from './AreaMenu';
+import { areaMenu, type AreaPage } from './AreaMenu';
 import type { createArea } from './createArea';
 import { AreaLoading } from './Loading';
 import { areaTheme } from './theme';
@@ -18,9 +18,10 @@ export function areaAdmin(options: {
   icons: Record<string, SvgIconComponent>;
   Dashboard: () => ReactElement;
   Profile: () => ReactElement;
+  pages?: AreaPage[];
 }) {
-  const { area, basename, authProvider, icons, Dashboard, Profile } = options;
-  const Layout = areaLayout(areaMenu(area.screens));
+  const { area, basename, authProvider, icons, Dashboard, Profile, pages = [] } = options;
+  const Layout = areaLayout(areaMenu(area.screens, pages));
   return function AreaApp() {
     return (
       <Admin
@@ -43,6 +44,9 @@ export function areaAdmin(options: {
         <CustomRoutes>
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/profile" element={<Profile />} />
+          {pages.map((page) => (
+            <Route key={page.path} path={`/${page.path}`} element={page.element} />
+          ))}
         </CustomRoutes>
       </Admin>
     );

@@ -35,6 +35,8 @@ function QuietAfterAlert({ children }: { children: ReactNode }) {
   const filtered = useCallback(
     (notification: NotificationPayload) => {
       if (notification.type === 'error' && alertedWithin(2000)) return;
+      // Field errors are shown beside the fields (see area/forms.ts), also in forms other screens add.
+      if (notification.message === 'ra.message.invalid_form') return;
       add(notification);
     },
     [add],

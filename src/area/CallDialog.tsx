@@ -1,4 +1,5 @@
 /** A small form in a dialog around one API call (server field errors beside the fields). */
+import { inlineErrorsOnly } from './forms';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -21,7 +22,8 @@ export function CallDialog<T>(props: {
   const { open, title, submitLabel, onClose, call, onDone, className, children } = props;
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" className={className}>
-      <Form onSubmit={(values: Record<string, unknown>) => submitCall(() => call(values), onDone)}>
+      {/* An empty record: the page's record (e.g. a guest message's subject) must not fill the dialog's fields. */}
+      <Form {...inlineErrorsOnly} record={{}} onSubmit={(values: Record<string, unknown>) => submitCall(() => call(values), onDone)}>
         <DialogTitle>{translate(title)}</DialogTitle>
         <DialogContent>{children}</DialogContent>
         <DialogActions>

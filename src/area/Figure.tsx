@@ -13,7 +13,8 @@ export function Figure({ label, value, hint }: { label: string; value: ReactNode
         <Typography variant="body2" color="text.secondary">
           {translate(label)}
         </Typography>
-        <Typography variant="h5" component="div" sx={{ mt: 1, wordBreak: 'break-all' }}>
+        {/* A long value (an address) is set smaller rather than broken in the middle of a word. */}
+        <Typography variant={typeof value === 'string' && value.length > 18 ? 'h6' : 'h5'} component="div" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
           {value}
         </Typography>
         {hint && (

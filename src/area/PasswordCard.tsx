@@ -1,3 +1,4 @@
+import { inlineErrorsOnly } from './forms';
 import { Form, PasswordInput, SaveButton, minLength, required, useNotify } from 'react-admin';
 import { useState } from 'react';
 import { submitCall } from './formCall';
@@ -21,7 +22,7 @@ export function PasswordCard({ path }: { path: string }) {
     );
   return (
     <SectionCard title="app.profile.password_title" className="profile-password">
-      <Form key={generation} onSubmit={save}>
+      <Form {...inlineErrorsOnly} key={generation} onSubmit={save}>
         <PasswordInput source="old_password" label="app.profile.old_password" validate={required()} autoComplete="current-password" fullWidth />
         <PasswordInput source="password" label="app.profile.new_password" validate={[required(), minLength(8)]} autoComplete="new-password" fullWidth />
         <PasswordInput source="confirm" label="app.profile.confirm_password" validate={[required(), sameAsNew]} autoComplete="new-password" fullWidth />

@@ -1,7 +1,7 @@
 /**
  * A form's onSubmit around an API call: on success tell the user (and hand back the answer);
  * on failure return the server's field errors, which react-admin's <Form> shows beside the
- * fields (the WARNING alert has already shown the message).
+ * fields (only a refusal that names no field opens the WARNING alert).
  */
 import type { HttpError } from 'react-admin';
 

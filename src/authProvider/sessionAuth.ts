@@ -13,6 +13,9 @@ export const isSessionError = (error: unknown) => {
   return e?.code === SESSION_CODE || e?.body?.code === SESSION_CODE;
 };
 
+/** The sign-in pages' query parameter saying the previous session was ended by the server. */
+export const SESSION_ENDED_PARAM = 'session_ended';
+
 export function sessionAuth<Info>(options: {
   api: HttpClient;
   session: SessionStore<{ token: string }>;
@@ -22,6 +25,9 @@ export function sessionAuth<Info>(options: {
 }) {
   const { api, session } = options;
   let info: { token: string; promise: Promise<Info> } | undefined;
+  /** The server ended the session (expired, revoked, signed out elsewhere): the sign-in page says so. */
+  let endedByServer = false;
+  const signInPage = () => (endedByServer ? `${options.loginPage}?${SESSION_ENDED_PARAM}=1` : options.loginPage);
   const redirect = { redirectTo: options.loginPage, message: false };
 
   /** The account behind the current token; asked again when the token changes or the call failed. */
@@ -41,7 +47,9 @@ export function sessionAuth<Info>(options: {
       if (session.isLoggedIn()) await api({ method: 'POST', path: options.logoutPath, silent: true }).catch(() => undefined);
       session.reset();
       info = undefined;
-      return options.loginPage;
+      const page = signInPage();
+      endedByServer = false;
+      return page;
     },
     async checkAuth() {
       if (!session.isLoggedIn()) throw redirect;
@@ -49,7 +57,8 @@ export function sessionAuth<Info>(options: {
     async checkError(error) {
       if (isSessionError(error)) {
         session.reset();
-        throw redirect;
+        endedByServer = true;
+        throw { ...redirect, redirectTo: signInPage() };
       }
     },
   };

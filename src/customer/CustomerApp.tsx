@@ -6,6 +6,13 @@ import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import MailIcon from '@mui/icons-material/Mail';
 import StorageIcon from '@mui/icons-material/Storage';
+// Shop.
+import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import SavingsIcon from '@mui/icons-material/Savings';
+import { BuyStoragePage } from '../shop/BuyStoragePage';
+// Support (tickets)
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { customerApi, publicApi } from '../api/clients';
 import { areaAdmin } from '../area/AreaAdmin';
 import { createArea } from '../area/createArea';
@@ -27,7 +34,14 @@ export default areaAdmin({
     alias: AlternateEmailIcon,
     alias_domain: ForwardToInboxIcon,
     storage: StorageIcon,
+    // Shop.
+    order: ReceiptLongIcon,
+    points: SavingsIcon,
+    // Support (tickets)
+    ticket: SupportAgentIcon,
   },
   Dashboard: CustomerDashboard,
   Profile: ProfilePage,
+  // Shop.
+  pages: [{ path: 'storage/buy', label: 'app.shop.buy_title', icon: AddShoppingCartIcon, element: <BuyStoragePage /> }],
 });

@@ -9,6 +9,13 @@ import { Figure } from '../area/Figure';
 import { formatBytes } from '../screens/bytes';
 import { useAccount } from './useAccount';
 import { CapacityCard } from '../storage/CapacitySummary';
+// Shop.
+import { PointsCard } from '../shop/PointsCard';
+// The business over time (issue 10)
+import { BlocksCard, RecentOrdersCard, StorageBanners } from './StorageOverTime';
+// Support (tickets)
+import { CustomerOpenTickets } from '../tickets/TicketCards';
+import { FirstSteps } from './FirstSteps';
 
 export function CustomerDashboard() {
   const translate = useTranslate();
@@ -21,6 +28,7 @@ export function CustomerDashboard() {
           <Typography variant="h5" gutterBottom>
             {translate('app.dashboard.welcome', { name: account.username || account.email })}
           </Typography>
+          {account.is_owner === 1 && <StorageBanners />}
           {account.is_verified !== 1 && (
             <Alert
               severity="warning"
@@ -34,6 +42,7 @@ export function CustomerDashboard() {
               {translate('error.not_verified')}
             </Alert>
           )}
+          {account.is_owner === 1 && <FirstSteps />}
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
             <Figure label="app.dashboard.email" value={account.email} hint={translate(account.is_owner ? 'app.dashboard.owner' : 'app.dashboard.member')} />
             <Figure label="app.dashboard.points" value={account.points} />
@@ -44,6 +53,10 @@ export function CustomerDashboard() {
             />
           </Box>
           {account.is_owner === 1 && <CapacityCard />}
+          {account.is_owner === 1 && <PointsCard />}
+          {account.is_owner === 1 && <BlocksCard />}
+          {account.is_owner === 1 && <RecentOrdersCard />}
+          {account.is_verified === 1 && <CustomerOpenTickets />}
         </>
       )}
     </Box>

@@ -16,12 +16,43 @@ export type Translate = (key: string, options?: Record<string, unknown>) => stri
 export interface AreaDataProvider extends DataProvider {
   /** Any other call of the area, e.g. call('POST', 'me/info'). */
   call<T = unknown>(method: 'GET' | 'POST', path: string, params?: Params): Promise<T>;
+  /** A call of the area posted as a form with files (the multipart variant), e.g. ticket/append_message. */
+  upload<T = unknown>(path: string, params: Params, files: File[]): Promise<T>;
+}
+
+/** A form body: the values as text, the files under `attachments` (as the ticket calls take them). */
+export function formOf(params: Params, files: File[]): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  for (const file of files) form.append('attachments', file, file.name);
+  return form;
+}
+
+/** Files a react-admin FileInput put in a record ({ rawFile } each), taken out of it. */
+function filesOf(data: Record<string, unknown>): File[] {
+  const value = data.attachments;
+  const list = Array.isArray(value) ? value : value ? [value] : [];
+  return list.map((v) => (v as { rawFile?: File }).rawFile ?? v).filter((v): v is File => typeof File !== 'undefined' && v instanceof File);
 }
 
 interface ListAnswer {
   list: RaRecord[];
   total: number;
+  total_is_estimate?: boolean;
+  total_is_lower_bound?: boolean;
 }
+
+/** How exact a list's total is, for the pagination's caption (screens/ListTotal). */
+export interface ListMeta {
+  totalIsEstimate: boolean;
+  totalIsLowerBound: boolean;
+}
+const metaOf = (answer: ListAnswer): { meta: ListMeta } => ({
+  meta: { totalIsEstimate: answer.total_is_estimate === true, totalIsLowerBound: answer.total_is_lower_bound === true },
+});
 
 /** An ApiError as react-admin expects it: translated message, status, body with the field errors. */
 export function toHttpError(error: unknown, translate: Translate): unknown {
@@ -40,9 +71,9 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
     if (!screen) throw new Error(`No screen "${resource}" in the ${options.area} area`);
     return screen;
   };
-  const send = async <T,>(method: 'GET' | 'POST', path: string, params?: Params): Promise<T> => {
+  const send = async <T,>(method: 'GET' | 'POST', path: string, params?: Params, form?: FormData, silent = false): Promise<T> => {
     try {
-      return await httpClient<T>({ method, path, params });
+      return await httpClient<T>({ method, path, params, form, ...(silent ? { silent } : {}) });
     } catch (error) {
       throw toHttpError(error, translate);
     }
@@ -60,10 +91,11 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
   return {
     async getList(resource, params) {
       const answer = await list(screenOf(resource), toListParams(params));
-      return { data: answer.list, total: answer.total };
+      return { data: answer.list, total: answer.total, ...metaOf(answer) };
     },
-    async getOne(resource, { id }) {
-      return { data: await send<RaRecord>('GET', `${screenOf(resource).apiBase}/get`, { id }) };
+    async getOne(resource, { id, meta }) {
+      // meta.silent: the page reports the failure itself (a record page's "not found").
+      return { data: await send<RaRecord>('GET', `${screenOf(resource).apiBase}/get`, { id }, undefined, Boolean(meta?.silent)) };
     },
     async getMany(resource, { ids }) {
       const answer = await list(screenOf(resource), { page: 1, page_size: Math.max(1, Math.min(100, ids.length)), filter: { id: ids } });
@@ -72,11 +104,15 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
     async getManyReference(resource, params) {
       const { target, id, ...rest } = params;
       const answer = await list(screenOf(resource), toListParams({ ...rest, filter: { ...rest.filter, [target]: id } }));
-      return { data: answer.list, total: answer.total };
+      return { data: answer.list, total: answer.total, ...metaOf(answer) };
     },
     async create(resource, { data }) {
       const screen = screenOf(resource);
-      return { data: await send<RaRecord>('POST', `${screen.apiBase}/create`, changedFields(screen, data)) };
+      const files = filesOf(data);
+      const params = changedFields(screen, data);
+      delete params.attachments;
+      const form = files.length ? formOf(params, files) : undefined;
+      return { data: await send<RaRecord>('POST', `${screen.apiBase}/create`, params, form) };
     },
     async update(resource, { id, data, previousData }) {
       return { data: await update(resource, id, data, previousData) };
@@ -94,5 +130,6 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
       return { data: ids };
     },
     call: (method, path, params) => send(method, `/api/${options.area}/${path}`, params),
+    upload: (path, params, files) => send('POST', `/api/${options.area}/${path}`, params, files.length ? formOf(params, files) : undefined),
   } as AreaDataProvider;
 }

@@ -6,6 +6,7 @@ import { formatBytes } from '../screens/bytes';
 import { rules } from '../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
+import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
 const LimitInput = ({ name, field, mode }: FieldInputProps) => (
@@ -30,4 +31,7 @@ export const domainScreens: ScreenExtension = {
   inputs: { max_mailboxes: LimitInput, max_aliases: LimitInput, max_quota: QuotaLimitInput },
   updatePanel: DomainPanel,
   updateActions: DomainActions,
+  listTop: PendingDomainsNotice,
+  // A new domain opens on its page, where its DNS records say what to publish.
+  afterCreate: (resource, id) => `/${resource}/update?id=${encodeURIComponent(String(id))}`,
 };

@@ -3,6 +3,7 @@ import type { ScreenExtension } from '../screens/extensions';
 import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
 import { MailboxUsage } from './MailboxUsage';
 import { MailboxPanel } from './MailboxPanel';
+import { ClientSettings } from './ClientSettings';
 
 export const mailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
@@ -10,7 +11,14 @@ export const mailboxScreens: ScreenExtension = {
   views: { used_bytes: MailboxUsage },
   // The customer changes a password through update_password (its own button); operators in the form.
   hiddenInputs: (area, mode) => (area === 'admin' && mode === 'update' ? ['password'] : []),
-  updatePanel: MailboxPanel,
+  updatePanel: ({ screen }) => (
+    <>
+      <MailboxPanel />
+      <ClientSettings screen={screen} />
+    </>
+  ),
+  // A new mailbox opens on its page, which lists the mail-program settings.
+  afterCreate: (resource, id) => `/${resource}/update?id=${encodeURIComponent(String(id))}`,
   updateActions: ({ screen }) =>
     screen.area === 'admin' ? (
       <>

@@ -10,11 +10,21 @@ import MailIcon from '@mui/icons-material/Mail';
 import OutboxIcon from '@mui/icons-material/Outbox';
 import PeopleIcon from '@mui/icons-material/People';
 import StorageIcon from '@mui/icons-material/Storage';
+// Shop.
+import CampaignIcon from '@mui/icons-material/Campaign';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import SavingsIcon from '@mui/icons-material/Savings';
+import SellIcon from '@mui/icons-material/Sell';
+import WorkHistoryIcon from '@mui/icons-material/WorkHistory';
+// Support (tickets)
+import QuickreplyIcon from '@mui/icons-material/Quickreply';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { operatorApi, publicApi } from '../api/clients';
 import { areaAdmin } from '../area/AreaAdmin';
 import { createArea } from '../area/createArea';
 import { createOperatorAuthProvider } from '../authProvider/operator';
 import { OperatorDashboard } from './Dashboard';
+import { JobsPage } from './JobsPage';
 import { OperatorProfilePage } from './ProfilePage';
 
 const area = createArea('manage', operatorApi, 'operator');
@@ -35,7 +45,17 @@ export default areaAdmin({
     alias: AlternateEmailIcon,
     alias_domain: ForwardToInboxIcon,
     storage: StorageIcon,
+    // Shop.
+    product: SellIcon,
+    activity: CampaignIcon,
+    order: ReceiptLongIcon,
+    points: SavingsIcon,
+    // Support (tickets)
+    ticket: SupportAgentIcon,
+    canned_reply: QuickreplyIcon,
   },
   Dashboard: OperatorDashboard,
   Profile: OperatorProfilePage,
+  // Durable jobs
+  pages: [{ path: 'jobs', label: 'app.jobs.title', icon: WorkHistoryIcon, element: <JobsPage /> }],
 });

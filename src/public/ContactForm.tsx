@@ -31,7 +31,7 @@ export function ContactForm() {
         <TextField {...form.field('email')} label={t('app.auth.email')} type="email" fullWidth margin="dense" required />
       </Box>
       <TextField {...form.field('subject')} label={t('app.contact.subject')} fullWidth margin="dense" />
-      <TextField {...form.field('content')} label={t('app.contact.content')} fullWidth margin="dense" multiline minRows={4} required />
+      <TextField {...form.field('content')} label={t('app.contact.content')} fullWidth margin="dense" multiline minRows={4} maxRows={12} required />
       <Box aria-hidden sx={{ position: 'absolute', left: -10000, width: 1, height: 1, overflow: 'hidden' }}>
         <input name="website" tabIndex={-1} autoComplete="off" value={form.values.website} onChange={(e) => form.setValues((v) => ({ ...v, website: e.target.value }))} />
       </Box>

@@ -1,4 +1,5 @@
 /** /: what the service offers, its products, and the contact form. */
+import { lazy, Suspense } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -9,9 +10,11 @@ import InboxIcon from '@mui/icons-material/Inbox';
 import AltRouteIcon from '@mui/icons-material/AltRoute';
 import StorageIcon from '@mui/icons-material/Storage';
 import { Link } from 'react-router-dom';
-import { ContactForm } from './ContactForm';
 import { Products } from './Products';
 import { usePublicI18n } from './usePublicI18n';
+
+// Below the fold: its text fields load after the page has painted.
+const ContactForm = lazy(() => import('./ContactForm').then((m) => ({ default: m.ContactForm })));
 
 const features = [
   { key: 'domains', Icon: DnsIcon },
@@ -63,7 +66,9 @@ export function IndexPage() {
         <Typography color="text.secondary" sx={{ mb: 2 }}>
           {t('app.contact.intro')}
         </Typography>
-        <ContactForm />
+        <Suspense fallback={null}>
+          <ContactForm />
+        </Suspense>
       </Box>
     </Box>
   );

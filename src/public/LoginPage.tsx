@@ -11,6 +11,7 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { customerSignIn, type CustomerSignedIn } from '../authProvider/signIn';
 import { FormCard } from './FormCard';
+import { SessionEndedNotice } from './SessionEndedNotice';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 import { useReturnPath } from './returnPath';
@@ -45,6 +46,7 @@ export function LoginPage() {
           {t(notice)}
         </Alert>
       )}
+      <SessionEndedNotice />
       <Tabs value={mode} onChange={(_e, value) => setMode(value)} sx={{ mb: 2 }}>
         <Tab value="password" label={t('app.login.by_password')} />
         <Tab value="code" label={t('app.login.by_code')} className="tab-by-code" />

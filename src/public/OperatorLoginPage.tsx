@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { operatorSignIn } from '../authProvider/signIn';
 import { FormCard } from './FormCard';
+import { SessionEndedNotice } from './SessionEndedNotice';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 import { useReturnPath } from './returnPath';
@@ -23,6 +24,7 @@ export function OperatorLoginPage() {
 
   return (
     <FormCard title={t('app.manage_login.title')} className="operator-login-page">
+      <SessionEndedNotice />
       <Box component="form" onSubmit={submit} noValidate>
         <TextField {...form.field('username')} label={t('app.auth.username')} autoComplete="username" fullWidth margin="dense" required />
         <TextField {...form.field('password')} label={t('app.auth.password')} type="password" autoComplete="current-password" fullWidth margin="dense" required />

@@ -3,8 +3,7 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
+import NativeSelect from '@mui/material/NativeSelect';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
@@ -12,23 +11,23 @@ import { Link, Outlet } from 'react-router-dom';
 import { locales, type Locale } from '../i18n';
 import { usePublicI18n } from './usePublicI18n';
 
+// The browser's own select: MUI's Select would bring its menu, popover and modal into every public page.
 export function LocaleSwitch() {
   const { locale, setLocale } = usePublicI18n();
   return (
-    <Select
-      size="small"
-      variant="standard"
+    <NativeSelect
       value={locale}
       onChange={(e) => void setLocale(e.target.value as Locale)}
       inputProps={{ 'aria-label': 'language', className: 'locale-switch' }}
-      sx={{ color: 'inherit', '& .MuiSvgIcon-root': { color: 'inherit' }, '&:before, &:after': { display: 'none' } }}
+      disableUnderline
+      sx={{ color: 'inherit', '& .MuiSvgIcon-root': { color: 'inherit' }, '& option': { color: 'text.primary' } }}
     >
       {locales.map((l) => (
-        <MenuItem key={l.locale} value={l.locale}>
+        <option key={l.locale} value={l.locale}>
           {l.name}
-        </MenuItem>
+        </option>
       ))}
-    </Select>
+    </NativeSelect>
   );
 }
 

@@ -3,7 +3,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { FieldTitle, InputHelperText, useInput, useResourceContext, type Validator } from 'react-admin';
+import { FieldTitle, InputHelperText, useInput, useResourceContext, useTranslate, type Validator } from 'react-admin';
 import { GiB, MiB, formatBytes } from './bytes';
 
 const units = [
@@ -24,6 +24,7 @@ export function bytesBetween(min?: number, max?: number): Validator {
 
 export function BytesInput({ source, validate, label, helperText }: { source: string; validate?: Validator[]; label?: string; helperText?: string }) {
   const resource = useResourceContext();
+  const translate = useTranslate();
   const { field, fieldState, isRequired } = useInput({ source, validate });
   const bytes = field.value === null || field.value === undefined || field.value === '' ? null : Number(field.value);
   const [unit, setUnit] = useState(() => (bytes && bytes >= GiB && bytes % GiB === 0 ? GiB : MiB));
@@ -56,7 +57,7 @@ export function BytesInput({ source, validate, label, helperText }: { source: st
               variant="standard"
               disableUnderline
               value={unit}
-              inputProps={{ 'aria-label': 'unit', className: `unit-${source}` }}
+              inputProps={{ 'aria-label': translate('app.form.unit'), className: `unit-${source}` }}
               onChange={(e) => {
                 const size = Number(e.target.value);
                 setUnit(size);

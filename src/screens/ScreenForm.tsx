@@ -3,6 +3,7 @@
  * creates, with ?id= it edits that record. Inputs come from the declaration (or the resource's
  * own, see extensions.ts); the server's field errors appear beside the fields (pessimistic saving).
  */
+import { inlineErrorsOnly } from '../area/forms';
 import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { Screen } from './registry';
@@ -11,6 +12,7 @@ import { FieldInput, isInput, type FormMode } from './inputs';
 import { DeleteRecordButton } from './DeleteRecordButton';
 import { extensionOf } from './extensionOf';
 import { useScreenPaths } from './paths';
+import { RecordPage, pageQueryMeta } from './RecordPage';
 
 function Inputs({ screen, mode }: { screen: Screen; mode: FormMode }) {
   const extension = extensionOf(screen);
@@ -48,25 +50,29 @@ function Actions({ screen, mode }: { screen: Screen; mode: FormMode }) {
   );
 }
 
-export function ScreenForm({ screen }: { screen: Screen }) {
+/** /create always creates; /update edits the record of ?id= (or says it is not there). */
+export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode }) {
   const [search] = useSearchParams();
   const id = search.get('id');
   const form = (mode: FormMode) => (
-    <SimpleForm toolbar={<FormToolbar screen={screen} mode={mode} />} maxWidth={640} className={`form-${screen.name}`}>
+    <SimpleForm {...inlineErrorsOnly} toolbar={<FormToolbar screen={screen} mode={mode} />} maxWidth={640} className={`form-${screen.name}`}>
       <Inputs screen={screen} mode={mode} />
     </SimpleForm>
   );
-  if (id) {
+  if (mode === 'update') {
     const Panel = extensionOf(screen).updatePanel;
     return (
-      <Edit key={id} id={id} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>
-        {form('update')}
-        {Panel && <Panel screen={screen} />}
-      </Edit>
+      <RecordPage screen={screen} id={id}>
+        <Edit key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>
+          {form('update')}
+          {Panel && <Panel screen={screen} />}
+        </Edit>
+      </RecordPage>
     );
   }
+  const afterCreate = extensionOf(screen).afterCreate;
   return (
-    <Create redirect="list" actions={<Actions screen={screen} mode="create" />}>
+    <Create redirect={afterCreate ?? 'list'} actions={<Actions screen={screen} mode="create" />}>
       {form('create')}
     </Create>
   );

@@ -1,5 +1,6 @@
 /** A resource's list, derived from its declaration: columns, sorting, filters, search, paging on the server. */
-import { CreateButton, DataTable, FilterButton, List, Pagination, TopToolbar, useCanAccess, type RaRecord } from 'react-admin';
+import { CreateButton, DataTable, FilterButton, List, TopToolbar, useCanAccess, type RaRecord } from 'react-admin';
+import { ListPagination } from './ListPagination';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import EditIcon from '@mui/icons-material/Edit';
 import { Button } from 'react-admin';
@@ -11,9 +12,12 @@ import { filtersOf } from './filters';
 import { useScreenPaths } from './paths';
 import { DeleteRecordButton } from './DeleteRecordButton';
 import { extensionOf } from './extensionOf';
+import { representationOf } from './representation';
 
 /** Create, update (?id=) or view (?id=) pages a screen has. */
 export function pagesOf(screen: Screen) {
+  const own = extensionOf(screen).pages?.(screen.area);
+  if (own) return own;
   const update = allows(screen, 'update');
   return { form: update || allows(screen, 'create'), update, view: allows(screen, 'get') && !update };
 }
@@ -49,6 +53,20 @@ function RowButtons({ record, screen, canEdit, canDelete }: { record?: RaRecord;
   );
 }
 
+/**
+ * Cells keep addresses and names on one line (no word broken in the middle; the list scrolls
+ * sideways in its card instead), the column that names a record stays in view while scrolling,
+ * and phones drop the id column.
+ */
+function listLayout(naming: string) {
+  const fixed = { position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper' } as const;
+  return {
+    '& th, & td': { whiteSpace: 'nowrap' },
+    [`& td.column-${naming}, & th.column-${naming}`]: fixed,
+    '@media (max-width: 600px)': { '& .column-id': { display: 'none' } },
+  };
+}
+
 export function ScreenList({ screen }: { screen: Screen }) {
   const { declaration } = screen;
   const paths = useScreenPaths(screen.name);
@@ -58,29 +76,30 @@ export function ScreenList({ screen }: { screen: Screen }) {
   const create = useCanAccess({ resource: screen.name, action: 'create' });
   const canEdit = pages.update && edit.canAccess === true;
   const canDelete = allows(screen, 'delete') && remove.canAccess === true;
-  const canCreate = allows(screen, 'create') && create.canAccess === true;
+  const canCreate = pages.form && allows(screen, 'create') && create.canAccess === true;
   const extension = extensionOf(screen);
-  const filters = filtersOf(declaration, screen.area);
+  const derivedFilters = filtersOf(declaration, screen.area);
+  const filters = extension.filters?.(screen.area, derivedFilters) ?? derivedFilters;
   const sort = declaration.defaultSort ?? { field: 'id', order: 'desc' };
   const listed = visibleFields(declaration).filter(([, f]) => f.list);
   const chosen = extension.columns?.(screen.area);
   const columns = chosen ? chosen.flatMap((name) => listed.filter(([n]) => n === name)) : listed;
   const ListTop = extension.listTop;
-  const rowClick = (id: RaRecord['id']) => (canEdit ? paths.update(id) : pages.view ? paths.view(id) : false);
+  const rowClick = (id: RaRecord['id']) => (extension.viewPage && pages.view ? paths.view(id) : canEdit ? paths.update(id) : pages.view ? paths.view(id) : false);
 
   return (
     <List
       sort={{ field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' }}
       filters={filters}
       perPage={20}
-      pagination={<Pagination rowsPerPageOptions={[10, 20, 50, 100]} />}
+      pagination={<ListPagination />}
       exporter={false}
       sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
       actions={<Actions canCreate={canCreate} hasFilters={filters.length > 1} />}
     >
       {ListTop && <ListTop screen={screen} />}
-      <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`} sx={{ '& th': { whiteSpace: 'nowrap' } }}>
-        <DataTable.Col source="id" />
+      <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`} sx={listLayout(representationOf(screen))}>
+        {!extension.hideId && <DataTable.Col source="id" />}
         {columns.map(([name, field]) => {
           const View = extension.views?.[name] ?? FieldView;
           return (

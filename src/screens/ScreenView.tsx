@@ -7,26 +7,37 @@ import { FieldView } from './fields';
 import { DeleteRecordButton } from './DeleteRecordButton';
 import { useScreenPaths } from './paths';
 import { extensionOf } from './extensionOf';
+import { RecordPage, pageQueryMeta } from './RecordPage';
 
 function Actions({ screen }: { screen: Screen }) {
   const paths = useScreenPaths(screen.name);
   const { canAccess } = useCanAccess({ resource: screen.name, action: 'delete' });
+  const Extra = extensionOf(screen).viewActions;
   return (
     <TopToolbar>
+      {Extra && <Extra screen={screen} />}
       <ListButton />
       {allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} />}
     </TopToolbar>
   );
 }
 
+function viewFieldsOf(screen: Screen) {
+  const visible = visibleFields(screen.declaration);
+  const chosen = extensionOf(screen).viewFields?.(screen.area);
+  return chosen ? chosen.flatMap((name) => visible.filter(([n]) => n === name)) : visible;
+}
+
 export function ScreenView({ screen }: { screen: Screen }) {
   const [search] = useSearchParams();
-  const id = search.get('id') ?? '';
+  const id = search.get('id');
+  const Panel = extensionOf(screen).viewPanel;
   return (
-    <Show key={id} id={id} actions={<Actions screen={screen} />}>
+    <RecordPage screen={screen} id={id}>
+    <Show key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} actions={<Actions screen={screen} />}>
       <SimpleShowLayout className={`view-${screen.name}`}>
         <TextField source="id" />
-        {visibleFields(screen.declaration).map(([name, field]) => {
+        {viewFieldsOf(screen).map(([name, field]) => {
           const View = extensionOf(screen).views?.[name] ?? FieldView;
           return (
             <Labeled key={name} source={name} fullWidth>
@@ -35,6 +46,8 @@ export function ScreenView({ screen }: { screen: Screen }) {
           );
         })}
       </SimpleShowLayout>
+      {Panel && <Panel screen={screen} />}
     </Show>
+    </RecordPage>
   );
 }

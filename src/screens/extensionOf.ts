@@ -5,6 +5,12 @@ import { domainScreens } from '../domains';
 import { mailboxScreens } from '../mailboxes';
 import { storageScreens } from '../storage';
 import { teamScreens } from '../team';
+// Shop.
+import { activityScreens, customerShopScreens, orderScreens, pointsScreens, productScreens } from '../shop';
+// Support (tickets)
+import { ticketScreens } from '../tickets';
+import { logScreens, sendLogScreens, templateScreens } from '../log';
+import { guestMessageScreens } from '../guestMessages';
 import type { ScreenExtension } from './extensions';
 import type { Screen } from './registry';
 
@@ -15,6 +21,18 @@ const extensions: Record<string, ScreenExtension> = {
   alias_domain: aliasDomainScreens,
   storage: storageScreens,
   team_member: teamScreens,
+  // Shop.
+  product: productScreens,
+  activity: activityScreens,
+  order: orderScreens,
+  points: pointsScreens,
+  customer: customerShopScreens,
+  // Support (tickets)
+  ticket: ticketScreens,
+  log: logScreens,
+  guest_message: guestMessageScreens,
+  email_send_log: sendLogScreens,
+  email_template: templateScreens,
 };
 
 export function extensionOf(screen: Pick<Screen, 'declaration'>): ScreenExtension {

@@ -3,7 +3,7 @@
  * columns, a field's own view or input, and panels or buttons of its pages. Each resource's
  * folder exports one of these; screens without one are derived from the declaration alone.
  */
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import type { Area, Field } from '../../resources/define';
 import type { Screen } from './registry';
 
@@ -13,6 +13,8 @@ export interface FieldViewProps {
   name: string;
   field: Field;
   full?: boolean;
+  /** The area the page belongs to (who "you" are). */
+  area?: Area;
 }
 
 export interface FieldInputProps {
@@ -25,6 +27,8 @@ export interface FieldInputProps {
 export interface ScreenExtension {
   /** The list's columns in this order (instead of every declared list field): wide lists stay readable. */
   columns?: (area: Area) => string[];
+  /** The fields of the view page in this order (instead of every visible field). */
+  viewFields?: (area: Area) => string[];
   /** The field that names a record (titles, pickers), when not the first searchable one. */
   representation?: string;
   /** How a field reads in lists and views, instead of by its kind. */
@@ -37,6 +41,20 @@ export interface ScreenExtension {
   listTop?: ComponentType<{ screen: Screen }>;
   /** Below the form on the update page (the record's context is available). */
   updatePanel?: ComponentType<{ screen: Screen }>;
+  /** Where a new record's page goes after saving (e.g. a domain to its DNS instructions); the list by default. */
+  afterCreate?: (resource?: string, id?: unknown, data?: Record<string, unknown>) => string;
+  /** Buttons in the view page's top bar (the record's context is available). */
+  viewActions?: ComponentType<{ screen: Screen }>;
+  /** Below the fields on the view page. */
+  viewPanel?: ComponentType<{ screen: Screen }>;
   /** Buttons in the update page's top bar. */
   updateActions?: ComponentType<{ screen: Screen }>;
+  /** Which pages the screen has in an area, instead of those its access implies (the specification's paths). */
+  pages?: (area: Area) => { form: boolean; update: boolean; view: boolean };
+  /** The view page (?id=), instead of the derived one; rows of the list open it. */
+  viewPage?: ComponentType<{ screen: Screen }>;
+  /** Lists show the database id unless the records have a number of their own for people (tickets). */
+  hideId?: boolean;
+  /** The list's filters, given those derived from the declaration. */
+  filters?: (area: Area, derived: ReactElement[]) => ReactElement[];
 }

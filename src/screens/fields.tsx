@@ -30,6 +30,13 @@ const statusColours: Record<string, 'success' | 'warning' | 'error' | 'default'>
   suspended: 'error',
   disabled: 'error',
   failed: 'error',
+  // Shop orders.
+  pending_payment: 'warning',
+  paid: 'success',
+  fulfilled: 'success',
+  cancelled: 'default',
+  expired: 'default',
+  refunded: 'error',
 };
 
 export function StatusChip({ value }: { value: unknown }) {
@@ -72,9 +79,10 @@ export function FieldView({ name, field, full, area }: FieldProps) {
       return <NumberField source={name} options={{ useGrouping: false }} />;
     case 'json':
       return <FunctionField source={name} render={(record) => <Json value={record[name]} />} />;
+    // Free text is the user's data (marked so: the browser suite's language check skips it).
     case 'longtext':
-      return <TextField source={name} sx={full ? { whiteSpace: 'pre-wrap' } : { display: 'block', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} />;
+      return <TextField data-user-data source={name} sx={full ? { whiteSpace: 'pre-wrap' } : { display: 'block', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} />;
     default:
-      return <TextField source={name} />;
+      return <TextField data-user-data source={name} />;
   }
 }

@@ -1,17 +1,18 @@
 /** The list filters of a declaration: free-text search, exact values, and from/to ranges. */
-import { AutocompleteInput, DateInput, NumberInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
+import { AutocompleteInput, NumberInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
 import type { ReactElement } from 'react';
 import type { Area, ResourceDeclaration } from '../../resources/define';
 import { screenNameOf } from './registry';
 import { enumLabelKey } from './fields';
+import { LocaleDateInput } from './LocaleDateInput';
 
 export function filtersOf(declaration: ResourceDeclaration, area?: Area): ReactElement[] {
   const filters: ReactElement[] = [];
   if (Object.values(declaration.fields).some((f) => f.search)) filters.push(<SearchInput key="q" source="q" alwaysOn />);
   for (const [name, field] of Object.entries(declaration.fields)) {
     if (field.filter === 'range' && field.kind === 'datetime') {
-      filters.push(<DateInput key={`${name}_gte`} source={`${name}_gte`} label="app.list.from" parse={startOfDay} />);
-      filters.push(<DateInput key={`${name}_lte`} source={`${name}_lte`} label="app.list.to" parse={endOfDay} />);
+      filters.push(<LocaleDateInput key={`${name}_gte`} source={`${name}_gte`} label="app.list.from" />);
+      filters.push(<LocaleDateInput key={`${name}_lte`} source={`${name}_lte`} label="app.list.to" end />);
       continue;
     }
     if (field.filter !== 'eq') continue;
@@ -44,12 +45,4 @@ export function filtersOf(declaration: ResourceDeclaration, area?: Area): ReactE
     }
   }
   return filters;
-}
-
-/** A date chosen as "from" means from its first moment, "to" up to its last (in the reader's time zone). */
-function startOfDay(value: string) {
-  return value ? new Date(`${value}T00:00:00`).toISOString() : value;
-}
-function endOfDay(value: string) {
-  return value ? new Date(`${value}T23:59:59.999`).toISOString() : value;
 }

@@ -2,7 +2,6 @@
 import {
   AutocompleteInput,
   BooleanInput,
-  DateTimeInput,
   NumberInput,
   PasswordInput,
   ReferenceInput,
@@ -20,6 +19,8 @@ import type { Area, Field } from '../../resources/define';
 import { acceptsField, screenNameOf } from './registry';
 import { enumLabelKey } from './fields';
 import { BytesInput, bytesBetween } from './BytesInput';
+import { canBeEmptied } from './emptyValue';
+import { LocaleDateInput } from './LocaleDateInput';
 import type { FieldInputProps, FormMode } from './extensions';
 
 export type { FormMode };
@@ -29,9 +30,16 @@ export function isInput(field: Field, area: Area, mode: FormMode): boolean {
   return acceptsField(field, area, mode);
 }
 
+/** Whether the form refuses the field empty: required on create, and on update whatever cannot be emptied (see emptyValue.ts). */
+export function isRequired(field: Field, mode: FormMode): boolean {
+  if (field.kind === 'boolean') return false;
+  if (mode === 'create') return Boolean(field.required);
+  return !field.writeOnly && !canBeEmptied(field);
+}
+
 export function rules(field: Field, mode: FormMode): Validator[] {
   const out: Validator[] = [];
-  if (field.required && mode === 'create') out.push(requiredRule());
+  if (isRequired(field, mode)) out.push(requiredRule());
   const textual = ['text', 'longtext', 'password'].includes(field.kind);
   const min = field.min ?? (field.kind === 'password' ? 8 : field.kind === 'text' && field.required ? 1 : undefined);
   if (textual && min !== undefined && min > 1) out.push(minLength(min));
@@ -66,7 +74,8 @@ export function FieldInput(props: FieldInputProps) {
     case 'email':
       return <TextInput {...common} type="email" />;
     case 'longtext':
-      return <TextInput {...common} multiline minRows={6} />;
+      // Grows with its text up to a point, then scrolls.
+      return <TextInput {...common} multiline minRows={6} maxRows={20} />;
     case 'reference':
       return <ReferencePicker {...props} />;
     case 'integer':
@@ -78,7 +87,7 @@ export function FieldInput(props: FieldInputProps) {
     case 'enum':
       return <SelectInput {...common} choices={(field.choices ?? []).map((c) => ({ id: c, name: enumLabelKey(name, c) }))} />;
     case 'datetime':
-      return <DateTimeInput {...common} />;
+      return <LocaleDateInput source={name} validate={validate} withTime />;
     case 'json':
       // Structured values need an input of their own (a screen extension); raw JSON is not one.
       return null;

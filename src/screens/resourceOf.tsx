@@ -10,17 +10,13 @@ import { ScreenList, pagesOf } from './ScreenList';
 import { ScreenForm } from './ScreenForm';
 import { ScreenView } from './ScreenView';
 import { extensionOf } from './extensionOf';
+import { representationOf } from './representation';
 
-/** The field that names a record in titles: the first searchable one. */
-export function representationOf(screen: Screen): string {
-  const own = extensionOf(screen).representation;
-  if (own) return own;
-  const searchable = Object.entries(screen.declaration.fields).find(([, f]) => f.search && !f.writeOnly);
-  return searchable?.[0] ?? 'id';
-}
+export { representationOf };
 
 export function resourceOf(screen: Screen, icon?: ComponentType) {
   const pages = pagesOf(screen);
+  const View = extensionOf(screen).viewPage ?? ScreenView;
   return (
     <Resource
       key={screen.name}
@@ -32,9 +28,9 @@ export function resourceOf(screen: Screen, icon?: ComponentType) {
       hasShow={pages.view}
       recordRepresentation={representationOf(screen)}
     >
-      {pages.form && <Route path="create" element={<ScreenForm screen={screen} />} />}
-      {pages.form && <Route path="update" element={<ScreenForm screen={screen} />} />}
-      {pages.view && <Route path="view" element={<ScreenView screen={screen} />} />}
+      {pages.form && <Route path="create" element={<ScreenForm screen={screen} mode="create" />} />}
+      {pages.form && <Route path="update" element={<ScreenForm screen={screen} mode="update" />} />}
+      {pages.view && <Route path="view" element={<View screen={screen} />} />}
     </Resource>
   );
 }

@@ -4,15 +4,25 @@
  * the list is filtered by.
  */
 import Typography from '@mui/material/Typography';
-import { useListContext, useTranslate } from 'react-admin';
+import { Button, useListContext, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import type { Screen } from '../screens/registry';
 import type { ScreenExtension } from '../screens/extensions';
 import { CapacityCard } from './CapacitySummary';
+// The business over time (issue 10): renew, extend, end.
+import { ExpiryOperatorActions, ExpiryView } from './ExpiryActions';
 
 function StorageListTop({ screen }: { screen: Screen }) {
   const { filterValues } = useListContext();
   const translate = useTranslate();
-  if (screen.area === 'admin') return <CapacityCard inList />;
+  if (screen.area === 'admin') {
+    return (
+      <>
+        <CapacityCard inList />
+        <Button component={Link} to="/admin/storage/buy" label="app.shop.buy_title" variant="contained" sx={{ m: 1 }} className="buy-storage-link" />
+      </>
+    );
+  }
   if (filterValues.owner_id) return <CapacityCard customerId={filterValues.owner_id} inList />;
   return (
     <Typography variant="body2" color="text.secondary" sx={{ m: 2 }}>
@@ -24,4 +34,7 @@ function StorageListTop({ screen }: { screen: Screen }) {
 export const storageScreens: ScreenExtension = {
   columns: (area) => [...(area === 'manage' ? ['owner_id'] : []), 'size', 'source', 'label', 'expires_at', 'created_at'],
   listTop: StorageListTop,
+  // The business over time (issue 10)
+  views: { expires_at: ExpiryView },
+  updateActions: ExpiryOperatorActions,
 };

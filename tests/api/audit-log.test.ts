@@ -1,5 +1,6 @@
 /** The audit trail: /api/admin/log/list (a customer's own) and /api/manage/log/* (everything). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { audit } from '../../server/core/audit.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
 
@@ -210,6 +211,43 @@ describe('no secrets', () => {
     }
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/\$argon2/);
+  });
+});
+
+describe('no secrets, whatever a record holds', () => {
+  it('When an entry is written for a record that carries secret fields, at any depth, then the log keeps none of them', async () => {
+    // No call hands secrets to the log today; this proves the net that catches one that would.
+    const origin = { actor: { kind: 'anonymous' as const }, ip: someIp(), userAgent: 'Net/1' };
+    const record = { name: 'kept', password: 'net-pass', password_hash: '$argon2id$net', token: 'net-token', nested: { code: '123456', list: [{ code_hash: 'net-hash', old_password: 'net-old', kept: 1 }] } };
+    await audit(t.services.db, origin, { action: 'net_check', targetType: 'test', before: record, after: record });
+    const [entry] = await entriesFor({ action: 'net_check' });
+    expect(entry.before).toEqual({ name: 'kept', nested: { list: [{ kept: 1 }] } });
+    expect(entry.after).toEqual(entry.before);
+  });
+});
+
+describe('what a customer sees of operators', () => {
+  it('When an operator changes a customer\'s account, then the customer\'s log says "an operator" and nothing about them — in list, get, filters, search and counts', async () => {
+    const customer = await signUpCustomer(t);
+    const client = { ip: someIp(), userAgent: 'OperatorBrowser/9' };
+    expect((await callFrom(client, '/api/manage/user/update', { id: customer.id, username: 'Changed by staff' }, root)).code).toBe(0);
+    const rootId = (await t.post('/api/manage/me/info', {}, { token: root })).data.id;
+
+    const list = await t.post('/api/admin/log/list', { filter: { actor_type: 'operator' } }, { token: customer.token });
+    expect(list.data.total).toBe(1);
+    const [seen] = list.data.list as Entry[];
+    expect(seen).toMatchObject({ actor_type: 'operator', actor_id: null, actor_name: '', ip: '', action: 'update', after: { username: 'Changed by staff' } });
+    const one = await t.get('/api/admin/log/get', { id: seen.id }, { token: customer.token });
+    expect(one.data).toMatchObject({ actor_type: 'operator', actor_id: null, actor_name: '', ip: '', user_agent: '' });
+    expect(JSON.stringify([list.data, one.data])).not.toMatch(/root|OperatorBrowser/);
+    expect(JSON.stringify([list.data, one.data])).not.toContain(client.ip);
+    // Nothing to learn by counting either.
+    for (const probe of [{ filter: { actor_id: rootId } }, { filter: { ip: client.ip } }, { q: 'root' }]) {
+      expect((await t.post('/api/admin/log/list', probe, { token: customer.token })).data.total, JSON.stringify(probe)).toBe(0);
+    }
+    // Operators still see who it was.
+    const [full] = await entriesFor({ target_type: 'customer', target_id: customer.id, action: 'update' });
+    expect(full).toMatchObject({ actor_type: 'operator', actor_id: rootId, actor_name: 'root', ip: client.ip, user_agent: client.userAgent });
   });
 });
 

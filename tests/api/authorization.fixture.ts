@@ -4,6 +4,11 @@ import type { TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
 import { GiB, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.js';
 import type { Caller } from './authorization.matrix.js';
+// Shop.
+import { shopFixtures } from '../helpers/shop-fixtures.js';
+import { mailSendJob } from '../../server/mail/mailer.js';
+// Support (tickets)
+import { openTicket, png } from '../helpers/support.js';
 
 export async function buildFixture(t: TestApp) {
   const customerA = await signUpCustomer(t);
@@ -57,15 +62,61 @@ export async function buildFixture(t: TestApp) {
     template: () => created(t.post('/api/manage/email_template/create', { key: `k${crypto.randomBytes(4).toString('hex')}`, locale: 'en', subject: 'S', body: 'B' }, { token: root }), 'template'),
     async sendLogEntry() {
       await t.post('/api/admin/login/register', { email: uniqueEmail('mailed'), password: 'password-123' }, { ip: someIp() });
-      await t.services.mailer.idle();
+      await t.services.jobs.drain();
       return newest('/api/manage/email_send_log/list', root, 'GET');
+    },
+    // Durable jobs: a message waiting to be sent (its job is queued for tomorrow), by its job's id.
+    async queuedJob() {
+      const { db, jobs } = t.services;
+      await jobs.enqueue(db, mailSendJob, { sendLogId: 0, key: 'account_exists', locale: 'en', to: 'nobody@example.com', params: {}, messageId: '<matrix@example.com>' }, { startAfter: new Date(Date.now() + 86_400_000) });
+      return (await jobs.list({ name: 'mail.send', state: 'queued', page: 1, pageSize: 1 })).list[0].id;
     },
     async guestMessage() {
       await t.post('/api/message/send', { name: 'Visitor', email: 'visitor@example.com', content: 'Hello' }, { ip: someIp() });
       return newest('/api/manage/guest_message/list', root, 'GET');
     },
     root,
+    // Support (tickets): opened by member A, with a file.
+    ...(() => {
+      let shared: ReturnType<typeof openTicket> | undefined;
+      const ticket = () => (shared ??= openTicket(t, accounts.memberA.token, {}, [{ name: 'a.png', content: png }]));
+      return {
+        ticketOfMemberA: async () => (await ticket()).id,
+        newTicketOfMemberA: async () => (await openTicket(t, accounts.memberA.token)).id,
+        attachmentOfMemberA: async () => (await ticket()).messages[0].attachments[0].id,
+        cannedReply: () => created(t.post('/api/manage/canned_reply/create', { title: 'Hi', body: 'Hello' }, { token: root }), 'canned reply'),
+      };
+    })(),
     ...hostedMail(t, { ...customerA, get token() { return accounts.customerA.token; } }, memberA.id),
+    ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
+  };
+}
+
+/** Shop records: products and promotions (the provider's), customer A's orders and ledger rows. */
+function shop(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCustomer>>) {
+  const fx = shopFixtures(t);
+  let product: Promise<number> | undefined;
+  const productId = () => (product ??= fx.storageProduct({ price: 1 }).then((p) => p.id as number));
+  const pendingOrderOfA = async () => (await fx.order(customerA.token, { product_id: await productId() })).id as number;
+  return {
+    productId,
+    newProduct: async () => (await fx.storageProduct()).id as number,
+    activity: async () => (await fx.promotion([await productId()], { value: 1 })).id as number,
+    pendingOrderOfA,
+    /** A pending order of A and the point to pay it with. */
+    async payableOrderOfA() {
+      await fx.grantPoints(customerA.id, 1);
+      return pendingOrderOfA();
+    },
+    async paidOrderOfA() {
+      await fx.grantPoints(customerA.id, 1);
+      return (await fx.order(customerA.token, { product_id: await productId(), pay_with: 'points' })).id as number;
+    },
+    async ledgerEntryOfA() {
+      await fx.grantPoints(customerA.id, 1);
+      const row = await t.services.db.selectFrom('points_ledger').select('id').where('user_id', '=', customerA.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
   };
 }
 
@@ -108,6 +159,8 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
     },
     storageOfA: async () => (await mail.grant(customerA.id, 10 * MiB)).id as number,
     customerAId: customerA.id,
+    // Storage over time (issue 10): a block of customer A's that expires in 90 days.
+    expiringStorageOfA: async () => (await mail.grant(customerA.id, 10 * MiB, { expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() })).id as number,
   };
 }
 

@@ -128,6 +128,14 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/email_send_log/get', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: allStaff },
   { call: 'POST /api/manage/email_send_log/delete', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: operatorArea() },
 
+  // Durable jobs: every operator sees them; only a superadmin retries or discards one.
+  { call: 'POST /api/manage/job/summary', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/job/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/job/get', input: async (fx) => ({ id: await fx.queuedJob() }), expect: allStaff },
+  // No failed job here (jobs.test.ts and job-screen tests retry real ones): an unknown id proves who may ask.
+  { call: 'POST /api/manage/job/retry', input: () => ({ id: '999999999' }), expect: { ...operatorArea(), superadmin: 'not_found' } },
+  { call: 'POST /api/manage/job/discard', input: async (fx) => ({ id: await fx.queuedJob() }), expect: operatorArea() },
+
   // Hosted mail in the customer area: member A manages the domains the tries use.
   { call: 'POST /api/admin/domain/list', input: () => ({}), expect: teamList, listed: (fx) => fx.domainOfA() },
   { call: 'GET /api/admin/domain/get', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
@@ -136,6 +144,8 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/admin/domain/delete', input: async (fx) => ({ id: await fx.deletableDomainOfA() }), expect: ownerOnlyRecord },
   { call: 'GET /api/admin/domain/dns', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  // DKIM key rotation (mail server): the first step on a fresh domain makes the next key.
+  { call: 'POST /api/admin/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/email/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailboxOfA() },
   { call: 'GET /api/admin/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: teamRecord },
@@ -169,6 +179,8 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/domain/delete', input: async (fx) => ({ id: await fx.deletableDomainOfA() }), expect: operatorArea() },
   { call: 'GET /api/manage/domain/dns', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
   { call: 'POST /api/manage/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
+  // DKIM key rotation (mail server)
+  { call: 'POST /api/manage/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: operatorArea('support') },
   { call: 'POST /api/manage/email/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
   { call: 'POST /api/manage/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: operatorArea('support') },
@@ -195,4 +207,79 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/guest_message/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/guest_message/get', input: async (fx) => ({ id: await fx.guestMessage() }), expect: allStaff },
   { call: 'POST /api/manage/guest_message/delete', input: async (fx) => ({ id: await fx.guestMessage() }), expect: operatorArea('support') },
+
+  // Shop: products and promotions are the provider's; orders and the ledger are customer A's.
+  { call: 'POST /api/product/list', input: () => ({}), expect: everyone('public') },
+  { call: 'POST /api/admin/product/list', input: () => ({}), expect: ownAccount },
+  { call: 'GET /api/admin/product/get', input: async (fx) => ({ id: await fx.productId() }), expect: ownAccount },
+  { call: 'POST /api/admin/order/create', input: async (fx) => ({ product_id: await fx.productId() }), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/order/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.pendingOrderOfA() },
+  { call: 'GET /api/admin/order/get', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: ownerOnlyRecord },
+  { call: 'GET /api/admin/order/history', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/order/create_payment_checkouturl', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/order/pay_points', input: async (fx) => ({ id: await fx.payableOrderOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/order/cancel', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/points/balance', input: () => ({}), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/points/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.ledgerEntryOfA() },
+  { call: 'GET /api/admin/points/get', input: async (fx) => ({ id: await fx.ledgerEntryOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/manage/product/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/product/get', input: async (fx) => ({ id: await fx.productId() }), expect: allStaff },
+  { call: 'POST /api/manage/product/create', input: () => ({ kind: 'points', name_zh: '积分', name_en: 'Points', price: 100, points_granted: 100 }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/product/update', input: async (fx) => ({ id: await fx.newProduct(), sort_order: 5 }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/activity/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/activity/get', input: async (fx) => ({ id: await fx.activity() }), expect: allStaff },
+  {
+    call: 'POST /api/manage/activity/create',
+    input: async (fx) => ({ name_zh: '活动', name_en: 'Sale', kind: 'amount', value: 1, product_ids: [await fx.productId()], starts_at: '2020-01-01T00:00:00Z', ends_at: '2020-01-02T00:00:00Z' }),
+    expect: operatorArea('billing'),
+  },
+  { call: 'POST /api/manage/activity/update', input: async (fx) => ({ id: await fx.activity(), name_en: 'Changed' }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/activity/end', input: async (fx) => ({ id: await fx.activity() }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/order/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/order/get', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: allStaff },
+  { call: 'GET /api/manage/order/history', input: async (fx) => ({ id: await fx.pendingOrderOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/order/cancel', input: async (fx) => ({ id: await fx.pendingOrderOfA(), reason: 'Asked by phone' }), expect: operatorArea('billing') },
+  // Support does not refund.
+  { call: 'POST /api/manage/order/refund', input: async (fx) => ({ id: await fx.paidOrderOfA(), to: 'points' }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/points/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/points/get', input: async (fx) => ({ id: await fx.ledgerEntryOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/user/add_points', input: (fx) => ({ user_id: fx.customerAId, points: 1, note: 'Goodwill' }), expect: operatorArea('billing') },
+
+  // Storage over time (issue 10): renewing a block is the owner's; extending or ending one is billing's.
+  { call: 'POST /api/admin/storage/renewal', input: async (fx) => ({ id: await fx.expiringStorageOfA() }), expect: ownerOnlyRecord },
+  {
+    call: 'POST /api/manage/storage/extend',
+    input: async (fx) => ({ id: await fx.expiringStorageOfA(), expires_at: new Date(Date.now() + 400 * 86_400_000).toISOString(), reason: 'Goodwill' }),
+    expect: operatorArea('billing'),
+  },
+  { call: 'POST /api/manage/storage/end', input: async (fx) => ({ id: await fx.expiringStorageOfA(), reason: 'Chargeback' }), expect: operatorArea('billing') },
+  // Support (tickets): tickets member A opened, so that A and member A may and B may not.
+  { call: 'POST /api/admin/ticket/list', input: () => ({}), expect: teamList, listed: (fx) => fx.ticketOfMemberA() },
+  { call: 'GET /api/admin/ticket/get', input: async (fx) => ({ id: await fx.ticketOfMemberA() }), expect: teamRecord },
+  { call: 'POST /api/admin/ticket/create', input: () => ({ subject: 'Help', category: 'other', message: 'Hello' }), expect: teamList },
+  { call: 'POST /api/admin/ticket/update', input: async (fx) => ({ id: await fx.ticketOfMemberA(), priority: 'high' }), expect: teamRecord },
+  { call: 'POST /api/admin/ticket/delete', input: async (fx) => ({ id: await fx.newTicketOfMemberA() }), expect: teamRecord },
+  { call: 'POST /api/admin/ticket/append_message', input: async (fx) => ({ id: await fx.ticketOfMemberA(), body: 'More' }), expect: teamRecord },
+  { call: 'GET /api/admin/ticket/attachment', input: async (fx) => ({ id: await fx.attachmentOfMemberA() }), expect: teamRecord },
+  { call: 'POST /api/manage/ticket/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/ticket/get', input: async (fx) => ({ id: await fx.ticketOfMemberA() }), expect: allStaff },
+  { call: 'POST /api/manage/ticket/create', input: (fx) => ({ owner_id: fx.customerAId, subject: 'Notice', category: 'account', message: 'Hello' }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/ticket/update', input: async (fx) => ({ id: await fx.ticketOfMemberA(), priority: 'urgent' }), expect: allStaff },
+  { call: 'POST /api/manage/ticket/delete', input: async (fx) => ({ id: await fx.newTicketOfMemberA() }), expect: operatorArea() },
+  { call: 'POST /api/manage/ticket/append_message', input: async (fx) => ({ id: await fx.ticketOfMemberA(), body: 'Note', internal: true }), expect: allStaff },
+  { call: 'GET /api/manage/ticket/attachment', input: async (fx) => ({ id: await fx.attachmentOfMemberA() }), expect: allStaff },
+  { call: 'POST /api/manage/canned_reply/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/canned_reply/get', input: async (fx) => ({ id: await fx.cannedReply() }), expect: allStaff },
+  { call: 'POST /api/manage/canned_reply/create', input: () => ({ title: 'Hello', body: 'Hello!' }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/canned_reply/update', input: async (fx) => ({ id: await fx.cannedReply(), title: 'Changed' }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/canned_reply/delete', input: async (fx) => ({ id: await fx.cannedReply() }), expect: operatorArea('support') },
+  // Mail-client settings of a mailbox (issue 14).
+  { call: 'GET /api/admin/email/client_settings', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/email/apple_profile', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'GET /api/manage/email/client_settings', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
+
+  // Guest message replies and handled state (issue 14).
+  { call: 'POST /api/manage/guest_message/reply', input: async (fx) => ({ id: await fx.guestMessage(), subject: 'Re: Hello', body: 'Hello to you' }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/guest_message/handle', input: async (fx) => ({ id: await fx.guestMessage(), handled: 1 }), expect: operatorArea('support') },
+  { call: 'GET /api/manage/guest_message/replies', input: async (fx) => ({ id: await fx.guestMessage() }), expect: allStaff },
 ];

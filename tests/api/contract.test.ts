@@ -83,7 +83,7 @@ describe('error classes and HTTP statuses', () => {
       ['bad code', await t.post('/api/admin/login/verify', { email: unverifiedEmail, code: '000000' }, { ip: someIp() }), 400, 40102, 'error.bad_code'],
       ['forbidden', await t.post('/api/manage/admin/list', {}, { token: billing }), 403, 40300, 'error.forbidden'],
       ['not found', await t.get('/api/manage/user/get', { id: 987_654 }, { token: root }), 404, 40400, 'error.not_found'],
-      ['conflict', await t.post('/api/manage/admin/delete', { id: rootId }, { token: root }), 409, 40900, 'error.last_superadmin'],
+      ['conflict', await t.post('/api/manage/admin/update', { id: rootId, role: 'billing' }, { token: root }), 409, 40900, 'error.last_superadmin'],
       ['too large', await raw('POST', '/api/message/send', JSON.stringify({ name: 'G', email: 'g@example.com', content: 'x'.repeat(1024 * 1024 + 1) }), { 'content-type': 'application/json' }), 413, 41300, 'error.too_large'],
       ['rate limited', await t.post('/api/message/send', { name: 'G', email: uniqueEmail('g'), content: 'hi' }, { ip: guestIp }), 429, 42900, 'error.rate_limited'],
       ['bad JSON', await raw('POST', '/api/admin/login/login', '{"email":', { 'content-type': 'application/json' }), 400, 40000, 'error.invalid_json'],

@@ -47,7 +47,7 @@ describe('update_username', () => {
     expect(await t.post('/api/admin/me/update_username', { username: '   ' }, { token: customer.token })).toMatchObject({
       status: 400,
       code: 40000,
-      errors: { username: { message: 'validation.too_short' } },
+      errors: { username: { message: 'validation.required' } },
     });
     expect(await t.post('/api/admin/me/update_username', { username: 'x'.repeat(65) }, { token: customer.token })).toMatchObject({
       code: 40000,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { signUpCustomer, teamMemberOf, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, mailFixtures, uniqueDomain } from '../helpers/mail-fixtures.js';
@@ -71,7 +71,7 @@ describe('DNS records and verification', () => {
     const domain = await mail.pendingDomain(a);
     const view = async () => (await t.get('/api/admin/domain/dns', { id: domain.id }, { token: a.token })).data;
     const first = await view();
-    expect(first.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'mx', 'spf', 'dkim', 'dmarc']);
+    expect(first.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'mx', 'spf', 'dkim', 'dmarc', 'autoconfig', 'autodiscover', 'autodiscover_srv', 'imaps_srv', 'submission_srv']);
     expect(first.records.every((r: { status: string; message: string }) => r.status === 'missing' && r.message === 'dns.missing')).toBe(true);
     const byKind = Object.fromEntries(first.records.map((r: { kind: string }) => [r.kind, r]));
     expect(byKind.verification).toMatchObject({ type: 'TXT', host: `_maildesk.${domain.name}`, value: `maildesk-verification=${domain.verify_token}` });
@@ -94,12 +94,12 @@ describe('DNS records and verification', () => {
     expect(wrong.spf).toMatchObject({ status: 'wrong', message: 'dns.spf_multiple' });
     expect(wrong.dkim).toMatchObject({ status: 'wrong' });
     expect(wrong.dmarc).toMatchObject({ status: 'missing' });
+    // A TXT record with the wrong value proves nothing: the domain stays pending.
+    expect(await t.post('/api/admin/domain/verify', { id: domain.id }, { token: a.token })).toMatchObject({ code: 40900, message: 'error.domain_not_verified' });
+    expect((await t.get('/api/admin/domain/get', { id: domain.id }, { token: a.token })).data).toMatchObject({ status: 'pending', verified_at: null });
 
-    for (const record of first.records) {
-      if (record.type === 'MX') dns.mx(record.host, record.value, record.priority);
-      else dns.txt(record.host, record.value);
-    }
-    expect((await view()).records.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    for (const record of first.records) dns.publish(record);
+    expect((await view()).records.map((r: { status: string }) => r.status)).toEqual(first.records.map(() => 'ok'));
     const verified = await t.post('/api/admin/domain/verify', { id: domain.id }, { token: a.token });
     expect(verified.data).toMatchObject({ status: 'active', verified_by: 'dns' });
     expect(verified.data.verified_at).toBeTruthy();
@@ -166,6 +166,28 @@ describe('limits and deleting', () => {
   });
 });
 
+describe('deleting a domain that is still in use', () => {
+  it('When a domain still has an alias, or is an alias domain or its target, then it cannot be deleted; once free it can', async () => {
+    await mail.grant(a.id, GiB);
+    const withAlias = await mail.activeDomain(a);
+    const alias = await mail.alias(a.token, withAlias.id, 'someone@example.org');
+    expect(await t.post('/api/admin/domain/delete', { id: withAlias.id }, { token: a.token })).toMatchObject({ code: 40900, message: 'error.domain_not_empty' });
+
+    const target = await mail.activeDomain(a);
+    const aliasDomain = await mail.pendingDomain(a);
+    const link = await t.post('/api/admin/alias_domain/create', { alias_domain_id: aliasDomain.id, target_domain_id: target.id }, { token: a.token });
+    expect(link.code).toBe(0);
+    for (const id of [target.id, aliasDomain.id]) {
+      expect(await t.post('/api/admin/domain/delete', { id }, { token: a.token })).toMatchObject({ code: 40900, message: 'error.domain_not_empty' });
+    }
+    expect(await count('domain')).toBeGreaterThanOrEqual(3);
+
+    expect((await t.post('/api/admin/alias/delete', { id: alias.id }, { token: a.token })).code).toBe(0);
+    expect((await t.post('/api/admin/alias_domain/delete', { id: link.data.id }, { token: a.token })).code).toBe(0);
+    for (const id of [withAlias.id, target.id, aliasDomain.id]) expect((await t.post('/api/admin/domain/delete', { id }, { token: a.token })).code).toBe(0);
+  });
+});
+
 describe('tenants', () => {
   it("When customer B tries customer A's domain, then B sees and changes nothing", async () => {
     const domain = await mail.pendingDomain(a);
@@ -180,5 +202,40 @@ describe('tenants', () => {
     }
     expect((await t.get('/api/admin/domain/dns', { id: domain.id }, { token: b.token })).code).toBe(40400);
     expect((await t.get('/api/admin/domain/get', { id: domain.id }, { token: a.token })).data).toMatchObject({ note: '' });
+  });
+});
+
+// Mail server name (issue 12, finding 11): never show a record that cannot work.
+describe('DNS records while the mail server has no publishable name', () => {
+  for (const [label, hostname] of [
+    ['unset (PUBLIC_URL is an address)', undefined],
+    ['an IPv4 address', '192.0.2.10'],
+    ['an IPv6 address', '2001:db8::25'],
+    ['not a public name', 'localhost'],
+  ] as const) {
+    it(`When MAIL_HOSTNAME is ${label}, then customers see no MX or SPF record and a notice, and operators are told what to configure`, async () => {
+      const app = await startTestApp({ DNS_SERVERS: dns.address, PUBLIC_URL: 'http://127.0.0.1:8080', ...(hostname ? { MAIL_HOSTNAME: hostname } : {}) });
+      try {
+        const customer = await signUpCustomer(app);
+        const domain = (await app.post('/api/admin/domain/create', { name: uniqueDomain() }, { token: customer.token })).data;
+        const seen = (await app.get('/api/admin/domain/dns', { id: domain.id }, { token: customer.token })).data;
+        expect(seen.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'dkim', 'dmarc']);
+        expect(JSON.stringify(seen.records)).not.toMatch(/127\.0\.0\.1|192\.0\.2\.10|2001:db8|a:|localhost/);
+        expect(seen.notice).toEqual({ message: 'dns.mail_server_pending', params: {} });
+        const operator = (await app.post('/api/manage/login/login', ROOT)).data.token;
+        const managed = (await app.get('/api/manage/domain/dns', { id: domain.id }, { token: operator })).data;
+        expect(managed.notice).toMatchObject({ message: 'dns.mail_hostname_invalid', params: { hostname: hostname ?? '127.0.0.1' } });
+        expect(managed.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'dkim', 'dmarc']);
+      } finally {
+        await app.close();
+      }
+    });
+  }
+
+  it('When MAIL_HOSTNAME is a public name, then MX and SPF name it and there is no notice', async () => {
+    const domain = await mail.pendingDomain(a);
+    const seen = (await t.get('/api/admin/domain/dns', { id: domain.id }, { token: a.token })).data;
+    expect(seen.notice).toBeNull();
+    expect(seen.records.find((r: { kind: string }) => r.kind === 'spf').value).toBe('v=spf1 mx a:mx.maildesk.test ~all');
   });
 });

@@ -76,7 +76,7 @@ describe('limits', () => {
       errors: {
         name: { message: 'validation.required' },
         email: { message: 'validation.invalid_email' },
-        content: { message: 'validation.too_short' },
+        content: { message: 'validation.required' },
       },
     });
   });

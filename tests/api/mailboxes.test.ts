@@ -155,8 +155,16 @@ describe('changing a mailbox', () => {
   });
 
   it('When lists are sorted, filtered and searched, then it happens in the database', async () => {
-    const list = await t.post('/api/admin/email/list', { sort: 'quota', order: 'desc', filter: { active: 1 }, q: 'other' }, { token: customer.token });
-    expect(list.data.list.every((m: { active: number; address: string }) => m.active === 1 && m.address.includes('other'))).toBe(true);
+    const own = await customerWithDomain();
+    const small = await mail.mailbox(own.customer.token, own.domain.id, 'other-small', { quota: MiB });
+    const big = await mail.mailbox(own.customer.token, own.domain.id, 'other-big', { quota: 3 * MiB });
+    const middle = await mail.mailbox(own.customer.token, own.domain.id, 'other-middle', { quota: 2 * MiB });
+    await mail.mailbox(own.customer.token, own.domain.id, 'other-off', { quota: 4 * MiB, active: 0 });
+    await mail.mailbox(own.customer.token, own.domain.id, 'unrelated', { quota: 5 * MiB });
+    const ids = async (body: Record<string, unknown>) => (await t.post('/api/admin/email/list', body, { token: own.customer.token })).data.list.map((m: { id: number }) => m.id);
+    // Exactly the active ones matching "other", largest quota first; then the other way round.
+    expect(await ids({ sort: 'quota', order: 'desc', filter: { active: 1 }, q: 'other' })).toEqual([big.id, middle.id, small.id]);
+    expect(await ids({ sort: 'quota', order: 'asc', filter: { active: 1 }, q: 'other' })).toEqual([small.id, middle.id, big.id]);
     expect(await t.post('/api/admin/email/list', { sort: 'password' }, { token: customer.token })).toMatchObject({ code: 40000, errors: { sort: { message: 'validation.unknown_sort' } } });
   });
 });
@@ -176,6 +184,19 @@ describe('send_verify_code: the delivery check', () => {
     const confirmed = await t.post('/api/admin/email/send_verify_code', { id: box.id, code }, { token: customer.token });
     expect(confirmed.data.delivery_checked_at).toBeTruthy();
     expect((await t.post('/api/admin/email/send_verify_code', { id: box.id, code }, { token: customer.token })).code).toBe(40102);
+  });
+
+  it("When one mailbox's code is given for another mailbox, then it is refused there and that mailbox stays unchecked", async () => {
+    const { customer, domain } = await customerWithDomain();
+    const first = await mail.mailbox(customer.token, domain.id, 'first');
+    const second = await mail.mailbox(customer.token, domain.id, 'second');
+    await t.post('/api/admin/email/send_verify_code', { id: first.id }, { token: customer.token });
+    const firstCode = await t.lastCode(first.address);
+    expect(await t.post('/api/admin/email/send_verify_code', { id: second.id, code: firstCode }, { token: customer.token })).toMatchObject({ code: 40102 });
+    expect((await t.get('/api/admin/email/get', { id: second.id }, { token: customer.token })).data.delivery_checked_at).toBeNull();
+    // A fresh code for the first mailbox confirms it (the one tried elsewhere is used up).
+    await t.post('/api/admin/email/send_verify_code', { id: first.id }, { token: customer.token });
+    expect((await t.post('/api/admin/email/send_verify_code', { id: first.id, code: await t.lastCode(first.address) }, { token: customer.token })).data.delivery_checked_at).toBeTruthy();
   });
 
   it('When the mailbox is deactivated, then no code is sent', async () => {

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { readOutbox } from '../helpers/outbox';
 
 export const baseUrl = () => inject('baseUrl');
@@ -27,15 +27,28 @@ export async function launch(): Promise<Browser> {
 
 export type Lang = 'zh' | 'en';
 
+/** Every CSP violation any page reported; csp-guard.ts fails the test during which one happened. */
+export const cspViolations: string[] = [];
+
 /** A fresh page (own storage) in a language; every uncaught page error fails the test that reads `errors`. */
 export async function openPage(browser: Browser, lang: Lang = 'zh') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl() });
   await context.addInitScript((locale) => {
     if (!window.localStorage.getItem('maildesk.locale')) window.localStorage.setItem('maildesk.locale', locale);
   }, lang);
+  // The app runs under the server's Content-Security-Policy: anything it blocks is a bug of ours.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`));
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (message) => {
+    if (/Refused to|CSP violation|Content Security Policy/i.test(message.text())) {
+      cspViolations.push(`${page.url()}: ${message.text()}`);
+      errors.push(message.text());
+    }
+  });
   return { page, errors };
 }
 
@@ -97,4 +110,68 @@ export async function customerSignIn(page: Page, email: string, password: string
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
+}
+
+/**
+ * Words that may appear in Latin letters inside the Chinese UI: the brand, protocol and record
+ * names, units, product names. Everything else in Latin letters is English that slipped in.
+ */
+export const LATIN_ALLOWED = new Set([
+  'Maildesk', 'English', 'ID', 'IP', 'DNS', 'MX', 'TXT', 'SPF', 'DKIM', 'DMARC', 'CNAME', 'SRV', 'TTL',
+  'IMAP', 'SMTP', 'SSL', 'TLS', 'STARTTLS', 'POP', 'B', 'KiB', 'MiB', 'GiB', 'TiB',
+  'Thunderbird', 'Outlook', 'iPhone', 'iPad', 'Mac', 'UTC',
+]);
+
+/** Elements whose text is the user's data or a value to copy (addresses, hosts, record values), not UI wording. */
+const USER_DATA = ['[data-user-data]', 'input', 'textarea', 'code', 'pre', '.dns-host', '.dns-value', '.client-host', '.client-username', '.log-changes td:not(:first-child)', '.guest-reply-sent'];
+
+/**
+ * Fails when the visible text of the page holds English outside user data: every Latin word
+ * that is not on the allow-list, nor part of an address, host name or URL, nor one of the
+ * user data values the test passes (names it typed in).
+ */
+export async function expectNoEnglish(page: Page, userData: string[] = []) {
+  const texts = await page.evaluate(([skip, skipAttributes]) => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (!element || !node.textContent?.trim()) continue;
+      if (element.closest(skip.join(',')) || element.closest('script,style,noscript')) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none' || element.getClientRects().length === 0) continue;
+      out.push(node.textContent.trim());
+    }
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>('[placeholder],[aria-label],[title]'))) {
+      // An input's placeholder and label are wording; its value is the user's.
+      if (element.closest(skipAttributes.join(','))) continue;
+      for (const name of ['placeholder', 'aria-label', 'title']) {
+        const value = element.getAttribute(name);
+        if (value) out.push(value);
+      }
+    }
+    return out;
+  }, [USER_DATA, USER_DATA.filter((s) => s !== 'input' && s !== 'textarea')] as const);
+  const english: string[] = [];
+  for (const text of texts) {
+    let rest = text
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/[\w.+-]+@[\w.-]+/g, ' ') // addresses
+      .replace(/\b[\w-]+(\.[\w-]+)+\b/g, ' '); // host and domain names
+    for (const value of userData) rest = rest.split(value).join(' ');
+    for (const word of rest.match(/[A-Za-z][A-Za-z'’-]*/g) ?? []) {
+      if (!LATIN_ALLOWED.has(word)) english.push(`${word} (in "${text.slice(0, 80)}")`);
+    }
+  }
+  expect(english, `English in the Chinese UI of ${page.url()}`).toEqual([]);
+}
+
+/** A screenshot at 1280 px and at 390 px (a phone), then back to 1280. */
+export async function shotsAtBothWidths(page: Page, name: string, lang: Lang) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, `${name}-1280`, lang);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await shot(page, `${name}-390`, lang);
+  await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -6,6 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+// Shop.
+import { startStripeStandin } from '../helpers/stripe-standin';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +16,8 @@ declare module 'vitest' {
     operator: { username: string; password: string };
     /** UDP port of the DNS server the app asks (DNS_SERVERS); a test binds its own zone there. */
     dnsPort: number;
+    /** Shop: the local Stripe stand-in the app pays through (its checkout pages live there). */
+    stripeUrl: string;
   }
 }
 
@@ -62,10 +66,13 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   // Nothing answers there until a test starts its zone: lookups fail at once (records "unchecked").
   const dnsPort = await freeUdpPort();
+  // Shop: card payments go to a local Stripe stand-in, which notifies the app when "paid".
+  const stripe = await startStripeStandin();
   let output = '';
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       ...process.env,
+      ...stripe.env,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -83,6 +90,8 @@ export default async function setup(project: TestProject) {
   child.stderr!.on('data', (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilUp(baseUrl, child, () => output);
+  stripe.setWebhook(`${baseUrl}/api/payment/stripe/webhook`);
+  project.provide('stripeUrl', stripe.url);
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('operator', operator);
@@ -91,6 +100,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    await stripe.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -40,7 +40,9 @@ describe('sessions and unknown paths', () => {
     // The server ends the session (as when it expires or the account is disabled).
     await expect(api('POST', '/api/admin/login/logout', {}, token)).resolves.toMatchObject({ code: 0 });
     await page.getByRole('menuitem', { name: '操作日志' }).click();
-    await page.waitForURL(/\/login$/);
+    await page.waitForURL(/\/login\?session_ended=1$/);
+    // The sign-in page says why the visitor is there.
+    await page.locator('.session-ended').getByText('您的登录已失效').waitFor();
     expect(JSON.parse((await page.evaluate(() => window.localStorage.getItem('user')))!)).toEqual({ id: 0, email: '', is_verified: 0, token: '' });
   });
 

@@ -11,6 +11,7 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     environment: 'node',
     globalSetup: ['tests/e2e/server.ts'],
+    setupFiles: ['tests/e2e/csp-guard.ts'],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 60_000,

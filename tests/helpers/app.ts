@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.js';
+import { moveClock, resetClock } from '../../server/core/time.js';
 import { startMaildesk } from '../../server/start.js';
 import { readOutbox } from './outbox.js';
 import { freshPostgresDatabase } from './postgres.js';
@@ -25,6 +27,7 @@ export interface Reply<T = any> {
   message: string;
   params?: Record<string, unknown>;
   errors?: Record<string, { message: string; params?: Record<string, unknown> }>;
+  headers?: Record<string, unknown>;
 }
 
 /** `postgresServer`: run on a fresh database there (DATABASE_URL by default); SQLite without one. */
@@ -37,6 +40,10 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
     ADMIN_PASSWORD: ROOT.password,
     PUBLIC_URL: 'http://maildesk.test',
     WEB_ROOT: path.join(dataDir, 'no-web'),
+    // Scheduled tasks run when a test says so (jobs.runSchedule), not when a minute turns; on
+    // PostgreSQL, jobs run when a test drains them (outbox()), in the order they were queued.
+    JOB_SCHEDULES: '0',
+    JOB_POLL_MS: '600000',
     ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
     ...env,
   });
@@ -55,6 +62,10 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
       },
       ...(method === 'GET' ? { query: payload as Record<string, string> } : { payload: JSON.stringify(payload ?? {}) }),
     });
+    // A file (an attachment download) is no envelope: code 0 when it came, with its bytes and headers.
+    if (!String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+      return { status: response.statusCode, code: response.statusCode === 200 ? 0 : -1, data: response.rawPayload as T, message: '', headers: response.headers } as Reply<T>;
+    }
     const body = response.json();
     return { status: response.statusCode, ...body };
   }
@@ -67,11 +78,22 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
     post: <T = any>(url: string, body?: unknown, options?: CallOptions) => call<T>('POST', url, body, options),
     get: <T = any>(url: string, query?: Record<string, unknown>, options?: CallOptions) =>
       call<T>('GET', url, Object.fromEntries(Object.entries(query ?? {}).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])), options),
-    /** Every message written to the outbox so far, oldest first (after pending sends finish). */
+    /** Every message written to the outbox so far, oldest first (after the due jobs have run). */
     async outbox() {
-      await services.mailer.idle();
+      await services.jobs.drain();
       return readOutbox(path.join(dataDir, 'outbox'));
     },
+    /**
+     * Lets `ms` pass for the app: its clock (server/core/time.ts), and on PostgreSQL the
+     * waiting jobs' start times in pg-boss, which counts time by the database's clock.
+     */
+    async moveClock(ms: number) {
+      moveClock(ms);
+      if (services.dialect === 'postgres') {
+        await sql`update pgboss.job set start_after = start_after - ${ms / 1000} * interval '1 second' where state in ('created', 'retry')`.execute(services.db);
+      }
+    },
+    resetClock,
     /** The 6-digit code in the newest message to an address. */
     async lastCode(to: string): Promise<string> {
       const messages = (await this.outbox()).filter((m) => m.to === to);

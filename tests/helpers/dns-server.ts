@@ -1,9 +1,13 @@
-/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT and MX records. */
+/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT, MX, CNAME and SRV records. */
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
-type Record = { type: 'TXT'; data: string } | { type: 'MX'; data: { preference: number; exchange: string } };
+type Record =
+  | { type: 'TXT'; data: string }
+  | { type: 'MX'; data: { preference: number; exchange: string } }
+  | { type: 'CNAME'; data: string }
+  | { type: 'SRV'; data: { priority: number; weight: number; port: number; target: string } };
 
 /** TXT strings are at most 255 bytes each; longer values (DKIM keys) are split, as zone files do. */
 const chunks = (text: string) => text.match(/.{1,255}/g) ?? [''];
@@ -40,6 +44,21 @@ export async function startDnsServer(bindPort = 0) {
     },
     mx(name: string, exchange: string, preference = 10) {
       zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'MX'), { type: 'MX', data: { preference, exchange } }]);
+    },
+    cname(name: string, target: string) {
+      zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'CNAME'), { type: 'CNAME', data: target }]);
+    },
+    /** value as the DNS page shows it: "priority weight port target". */
+    srv(name: string, value: string) {
+      const [priority, weight, port, target] = value.split(' ');
+      zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'SRV'), { type: 'SRV', data: { priority: Number(priority), weight: Number(weight), port: Number(port), target } }]);
+    },
+    /** Publishes a record of the DNS page exactly as shown. */
+    publish(record: { type: string; host: string; value: string; priority?: number }) {
+      if (record.type === 'MX') this.mx(record.host, record.value, record.priority);
+      else if (record.type === 'CNAME') this.cname(record.host, record.value);
+      else if (record.type === 'SRV') this.srv(record.host, record.value);
+      else this.txt(record.host, record.value);
     },
     clear: (name: string) => zone.delete(name.toLowerCase()),
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),

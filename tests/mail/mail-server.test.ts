@@ -3,21 +3,58 @@
  * and Dovecot run only on the configuration `npm run deploy:config` writes, and mail is
  * delivered over SMTP and read back over IMAP.
  */
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import { Resolver } from 'node:dns/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
-import { MAIL_HOSTNAME, ROOT_OPERATOR, startMailStack, type Backend, type MailStack } from './mail-stack.js';
-import { message, smtpSend } from './smtp.js';
+import { lookupQueries } from './lookups.js';
+import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
+import { message, smtpSend, type Envelope } from './smtp.js';
+
+const run = promisify(execFile);
 
 const MiB = 1024 ** 2;
 const PASSWORD = 'mailbox-pass-1';
 
+/** IMAP with STARTTLS (Dovecot refuses logins without TLS); the suite's certificate is self-signed. */
+const imap = (port: number, user: string, pass = PASSWORD) =>
+  new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: true, tls: { rejectUnauthorized: false }, auth: { user, pass }, logger: false });
+
+/** LOGIN without STARTTLS from 127.0.0.2: Dovecot's answer. */
+async function imapPlainLogin(port: number, user: string, pass: string): Promise<string> {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+  socket.setEncoding('utf8');
+  let text = '';
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (/^\* OK/m.test(text) && !text.includes('a LOGIN')) {
+          text += 'a LOGIN sent\n';
+          socket.write(`a LOGIN "${user}" "${pass}"\r\n`);
+        }
+        const answer = /^a (OK|NO|BAD).*$/m.exec(text);
+        if (answer) resolve(answer[0]);
+      });
+    });
+  } finally {
+    socket.destroy();
+  }
+}
+
 async function readInbox(port: number, user: string, subject: string, ms = 20_000): Promise<string> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: false, auth: { user, pass: PASSWORD }, logger: false });
+    const client = imap(port, user);
     await client.connect();
     try {
       const lock = await client.getMailboxLock('INBOX');
@@ -83,8 +120,21 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     return ok('/api/admin/domain/verify', { id: domainId });
   }
   const address = (local: string, d = names.domain) => `${local}@${d}`;
-  const send = (to: string, subject: string, extra: { size?: number; body?: string } = {}) =>
-    smtpSend(stack.ports.smtp, { from: 'sender@client.test', to: [to], size: extra.size }, message('sender@client.test', to, subject, extra.body));
+  const send = (to: string, subject: string, extra: { size?: number; body?: string; from?: string; localAddress?: string } = {}) =>
+    smtpSend(stack.ports.smtp, { from: extra.from ?? 'sender@client.test', to: [to], size: extra.size, localAddress: extra.localAddress }, message(extra.from ?? 'sender@client.test', to, subject, extra.body));
+  const login = (local: string, d = names.domain) => ({ user: address(local, d), pass: PASSWORD });
+  /** Through submission, after STARTTLS (the only way a password is accepted). */
+  const submit = (from: string, to: string, subject: string, auth?: Envelope['auth'], starttls = true) =>
+    smtpSend(stack.ports.submission, { from, to: [to], auth, starttls }, message(from, to, subject));
+
+  /** DKIM verdict of a received message, against the keys the loopback DNS server publishes. */
+  async function dkimOf(source: string) {
+    const resolver = new Resolver();
+    resolver.setServers([dns.address]);
+    const verified = await dkimVerify(Buffer.from(source), { resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT') });
+    const [first] = verified.results;
+    return { result: first?.status?.result, domain: first?.signingDomain, selector: first?.selector };
+  }
 
   beforeAll(async () => {
     dns = await startDnsServer();
@@ -186,9 +236,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   });
 
   it('When a mailbox owner sends through submission, then SMTP AUTH is checked by Dovecot and only their own addresses may be used', async () => {
-    const auth = { user: address('box1'), pass: PASSWORD };
-    const submit = (from: string, to: string, subject: string, login?: typeof auth) =>
-      smtpSend(stack.ports.submission, { from, to: [to], auth: login }, message(from, to, subject));
+    const auth = login('box1');
     const sent = await submit(address('box1'), address('box2'), `submitted ${tag}`, auth);
     expect(sent, JSON.stringify(sent.replies)).toMatchObject({ accepted: true });
     await readInbox(stack.ports.imap, address('box2'), `submitted ${tag}`);
@@ -198,10 +246,90 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect((await submit(address('box1'), address('box2'), 'bad login', { ...auth, pass: 'wrong-password' })).refused).toMatch(/^535/);
   });
 
+  it('When a password is offered without TLS, then submission and IMAP refuse it; the generator refuses a configuration without TLS', async () => {
+    const plain = await submit(address('box1'), address('box2'), 'no tls', login('box1'), false);
+    expect(plain.accepted).toBe(false);
+    expect(plain.refused).toMatch(/^530 5\.7\.0 .*STARTTLS/);
+    // From 127.0.0.2 (Dovecot trusts a connection to the very address it comes from).
+    expect(await imapPlainLogin(stack.ports.imap, address('box1'), PASSWORD)).toMatch(/^a NO .*(SSL|TLS|Plaintext)/i);
+    // The generator itself: no certificate and no --allow-plaintext → nothing written, exit 2.
+    const out = path.join(stack.paths.conf, 'refused');
+    const refused = await run(process.execPath, ['dist/deploy/generate.js', '--db', 'sqlite:/srv/maildesk/data/maildesk.sqlite', '--out', out], { cwd: path.resolve(import.meta.dirname, '../..') }).catch((error) => error);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Refusing to write a configuration that accepts passwords without TLS/);
+    const help = await run(process.execPath, ['dist/deploy/generate.js', '--help'], { cwd: path.resolve(import.meta.dirname, '../..') });
+    expect(help.stdout).toMatch(/--allow-plaintext/);
+    // What was written: credentials for the daemon's group only; main.cf and master.cf for every user (postconf, mailq).
+    const mode = (file: string) => fs.statSync(path.join(stack.paths.conf, file));
+    expect(mode('postfix/main.cf').mode & 0o777).toBe(0o644);
+    expect(mode('postfix/master.cf').mode & 0o777).toBe(0o644);
+    expect(mode('postfix/maildesk-aliases.cf')).toMatchObject({ mode: expect.any(Number), gid: Number(/^postfix:x:(\d+)/m.exec(fs.readFileSync('/etc/group', 'utf8'))![1]) });
+    expect(mode('postfix/maildesk-aliases.cf').mode & 0o777).toBe(0o640);
+    expect(mode('dovecot/maildesk-sql.conf.ext').mode & 0o777).toBe(0o640);
+    expect(mode('opendkim/opendkim.conf').mode & 0o777).toBe(0o640);
+    // The SMTP AUTH socket: Postfix's queue directory, postfix only.
+    const socket = fs.statSync(path.join(stack.paths.queue, 'private', 'auth'));
+    expect(socket.isSocket() && (socket.mode & 0o777) === 0o660).toBe(true);
+  });
+
+  it('When a mailbox owner sends as an address that is not theirs (catch-all, deactivated mailbox), then submission refuses; their address at an alias domain is theirs', async () => {
+    // box2 receives the catch-all, which makes it the owner of no address but its own.
+    expect((await submit(address('made-up'), address('box1'), 'as catch-all', login('box2'))).refused).toMatch(/^553 5\.7\.1/);
+    expect((await submit(address('box1'), address('box1'), 'as box1', login('box2'))).refused).toMatch(/^553 5\.7\.1/);
+    const asAliasDomain = await submit(address('box1', names.aliasDomain), address('box2'), `alias domain sender ${tag}`, login('box1'));
+    expect(asAliasDomain, JSON.stringify(asAliasDomain.replies)).toMatchObject({ accepted: true });
+  });
+
+  it('When an outsider sends on port 25 with a sender of a domain hosted here, then it is refused; other senders are not', async () => {
+    const forged = await send(address('box2'), 'forged local sender', { from: address('box1'), localAddress: '127.0.0.2' });
+    expect(forged.accepted).toBe(false);
+    expect(forged.refused).toMatch(/^554 5\.7\.1 .*hosted here/);
+    const foreign = await send(address('box2'), `outsider ${tag}`, { from: 'someone@client.test', localAddress: '127.0.0.2' });
+    expect(foreign, JSON.stringify(foreign.replies)).toMatchObject({ accepted: true });
+  });
+
+  it('When a mailbox sends through submission, then the message arrives DKIM-signed with its domain key and the signature verifies against the published record', async () => {
+    const subject = `signed ${tag}`;
+    const sent = await submit(address('box1'), address('box2'), subject, login('box1'));
+    expect(sent, JSON.stringify(sent.replies)).toMatchObject({ accepted: true });
+    const verdict = await dkimOf(await readInbox(stack.ports.imap, address('box2'), subject));
+    const domain = await ok('/api/admin/domain/get', { id: ids.domain }, customerToken, 'GET');
+    expect(verdict).toEqual({ result: 'pass', domain: names.domain, selector: domain.dkim_selector });
+  });
+
+  it('When the DKIM key is rotated in the panel (next key published first), then the next message is signed with the new key and verifies', async () => {
+    const prepared = await ok('/api/admin/domain/dkim_rotate', { id: ids.domain });
+    expect(prepared).toMatchObject({ switched: false, dkim_next_selector: expect.stringMatching(/^md\d{6}-[0-9a-f]{4}$/) });
+    const view = await ok('/api/admin/domain/dns', { id: ids.domain }, customerToken, 'GET');
+    const next = view.records.find((r: { kind: string }) => r.kind === 'dkim_next');
+    expect(next).toMatchObject({ host: `${prepared.dkim_next_selector}._domainkey.${names.domain}`, status: 'missing' });
+    // Not published yet: no switch, and mail is still signed with the current key.
+    expect(await api('/api/admin/domain/dkim_rotate', { id: ids.domain })).toMatchObject({ code: 40900, message: 'error.dkim_next_not_published' });
+    dns.txt(next.host, next.value);
+    expect(await ok('/api/admin/domain/dkim_rotate', { id: ids.domain })).toMatchObject({ switched: true, dkim_selector: prepared.dkim_next_selector, dkim_next_selector: null });
+    const subject = `rotated ${tag}`;
+    expect((await submit(address('box1'), address('box2'), subject, login('box1'))).accepted).toBe(true);
+    expect(await dkimOf(await readInbox(stack.ports.imap, address('box2'), subject))).toEqual({ result: 'pass', domain: names.domain, selector: prepared.dkim_next_selector });
+  });
+
   it('When a message cannot fit the quota, then it is refused', async () => {
     const full = await send(address('small'), 'too big', { size: 2 * MiB });
     expect(full.accepted).toBe(false);
     expect(full.refused).toMatch(/^552 5\.2\.2/);
+  });
+
+  it('When the mailbox an alias, an alias-domain address or a catch-all leads to is full, then RCPT is refused (no bounce later)', async () => {
+    await ok('/api/admin/alias/create', { domain_id: ids.domain, local_part: 'tiny', goto: address('small') });
+    // 1 MiB fills the 1 MiB mailbox (Dovecot lets the last message pass the limit by its grace).
+    const filler = await send(address('small'), `filler ${tag}`, { body: 'x'.repeat(MiB) });
+    expect(filler, JSON.stringify(filler.replies)).toMatchObject({ accepted: true });
+    await stack.waitFor('the usage of small to reach its quota', async () => ((await stack.postmap('quota-full', address('tiny'))) ? true : undefined));
+    for (const to of [address('tiny'), address('small', names.aliasDomain), address('small')]) {
+      const refused = await send(to, 'over quota');
+      expect(refused.accepted, to).toBe(false);
+      expect(refused.refused, to).toMatch(/^552 5\.2\.2/);
+    }
+    expect((await send(address('box2'), `still room ${tag}`)).accepted).toBe(true);
   });
 
   it('When Dovecot stores mail, then used bytes and messages appear in the API', async () => {
@@ -227,7 +355,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     const until = Date.now() + 20_000;
     let code: string | undefined;
     while (!code && Date.now() < until) {
-      const client = new ImapFlow({ host: '127.0.0.1', port: stack.ports.imap, secure: false, doSTARTTLS: false, auth: { user: address('box1'), pass: PASSWORD }, logger: false });
+      const client = imap(stack.ports.imap, address('box1'));
       await client.connect();
       const lock = await client.getMailboxLock('INBOX');
       for await (const msg of client.fetch('1:*', { envelope: true })) code = /delivery check.*?(\d{6})$/i.exec(msg.envelope?.subject ?? '')?.[1] ?? code;
@@ -250,7 +378,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   });
 
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).
-  if (backend === 'postgres') it('When the daemons log in to PostgreSQL, then Postfix can only read the views and Dovecot can write only usage', async () => {
+  if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage, OpenDKIM reads only keys', async () => {
     const as = async (role: string, text: string) => {
       const url = new URL(stack.databaseUrl!);
       url.username = role;
@@ -272,6 +400,53 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect(await as(stack.roles.dovecot, "UPDATE mailbox_usage SET bytes = bytes WHERE address = 'x'")).toBe('allowed');
     expect(await as(stack.roles.dovecot, 'UPDATE mailbox SET quota = quota')).toBe('denied');
     expect(await as(stack.roles.dovecot, 'SELECT count(*) FROM "user"')).toBe('denied');
+    expect(await as(stack.roles.opendkim, 'SELECT private_key FROM mail_dkim_key LIMIT 1')).toBe('allowed');
+    expect(await as(stack.roles.opendkim, 'SELECT password_hash FROM mail_mailbox LIMIT 1')).toBe('denied');
+    expect(await as(stack.roles.postfix, 'SELECT private_key FROM mail_dkim_key LIMIT 1')).toBe('denied');
+    // postgres-roles.sql ran as the database's owner, who is no superuser.
+    const owner = await new pg.Client({ connectionString: stack.databaseUrl! });
+    await owner.connect();
+    const { rows } = await owner.query('SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user');
+    await owner.end();
+    expect(rows).toEqual([{ rolsuper: false, rolcreaterole: true }]);
+  });
+
+  it('When a pending domain is verified, or a suspension is lifted, then the next message is accepted while the same Postfix processes keep running', async () => {
+    const master = await stack.pids('master');
+    const later = await ok('/api/admin/domain/create', { name: `later-${tag}.test` });
+    await ok('/api/admin/email/create', { domain_id: later.id, local_part: 'new', password: PASSWORD, quota: MiB, name: 'new' });
+    for (let i = 0; i < 3; i++) expect((await send(address('new', later.name), 'pending')).refused).toMatch(/^554 5\.7\.1/);
+    await publishAndVerify(later.id);
+    const accepted = await send(address('new', later.name), `verified ${tag}`);
+    expect(accepted, JSON.stringify(accepted.replies)).toMatchObject({ accepted: true });
+
+    await ok('/api/manage/domain/update', { id: later.id, status: 'suspended' }, operatorToken);
+    for (let i = 0; i < 3; i++) expect((await send(address('new', later.name), 'suspended')).refused).toMatch(/^554 5\.7\.1/);
+    await ok('/api/manage/domain/update', { id: later.id, status: 'active' }, operatorToken);
+    expect((await send(address('new', later.name), `lifted ${tag}`)).accepted).toBe(true);
+    expect(await stack.pids('master')).toEqual(master);
+  });
+
+  it('When a client submits more than the rate limit in a minute, then submission refuses the rest', async () => {
+    let accepted = 0;
+    let refused: string | undefined;
+    // Anvil counts in fixed windows of a minute that began with this client's first message
+    // (earlier tests): two windows hold at most twice the rate.
+    for (let i = 0; i <= 2 * SUBMISSION_RATE && !refused; i++) {
+      const result = await submit(address('box1'), address('box2'), `rate ${i}`, login('box1'));
+      if (result.accepted) accepted++;
+      else refused = result.refused;
+    }
+    expect(refused).toMatch(/^450 4\.7\.1 .*too much mail/i);
+    expect(accepted).toBeLessThanOrEqual(2 * SUBMISSION_RATE);
+  });
+
+  it('When every lookup of the mail server is explained, then each is an index read (PostgreSQL at 100k rows)', async () => {
+    const plans = await stack.explainLookups(lookupQueries({ domain: names.domain, aliasDomain: names.aliasDomain, mailbox: 'box1', alias: 'team' }));
+    for (const { name, plan, ms } of plans) {
+      console.log(`${backend} lookup ${name}: ${ms.toFixed(2)} ms`);
+      expect(plan, `${name}:\n${plan}`).not.toMatch(stack.backend === 'postgres' ? /Seq Scan/ : /^\s*SCAN (?!CONSTANT)/m);
+    }
   });
 
   it('When the panel process is stopped, then mail still flows', async () => {

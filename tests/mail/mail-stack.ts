@@ -10,12 +10,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import pg from 'pg';
+import { seedStatements } from './lookups.js';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../..');
 export const ROOT_OPERATOR = { username: 'root', password: 'root-password-1' };
 export const MAIL_HOSTNAME = 'mx.maildesk.test';
+/** Messages per minute one client may submit (--submission-rate). */
+export const SUBMISSION_RATE = 20;
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -82,7 +86,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     panel: await freePort(),
     smtp: await freePort(),
     submission: await freePort(),
-    saslAuth: await freePort(),
+    dkim: await freePort(),
     imap: await freePort(),
     lmtp: await freePort(),
     quota: await freePort(),
@@ -97,24 +101,35 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     dovecotRun: path.join(dir, 'dovecot-run'),
     dovecotState: path.join(dir, 'dovecot-state'),
   };
-  for (const p of Object.values(paths)) fs.mkdirSync(p, { recursive: true });
+  // The queue directory is made by deploy:config (deploy/README.md), the others by the provider.
+  for (const [name, p] of Object.entries(paths)) if (name !== 'queue') fs.mkdirSync(p, { recursive: true });
   fs.chownSync(paths.postfixData, uid('postfix'), 0);
   fs.chownSync(paths.mail, uid('mail'), gid('mail'));
-  // Test stand-in for the "maildesk" group of deploy/README.md: every daemon may use the SQLite directory.
-  fs.chmodSync(paths.data, 0o777);
+  // As deploy/README.md says: the SQLite directory belongs to the postfix group (Postfix's daemons
+  // keep only their primary group), setgid, and the panel runs with umask 007.
+  fs.chownSync(paths.data, 0, gid('postfix'));
+  fs.chmodSync(paths.data, 0o2770);
+  // A self-signed certificate: logins only over TLS.
+  const tls = { cert: path.join(dir, 'mail.pem'), key: path.join(dir, 'mail.key') };
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${MAIL_HOSTNAME}`, '-keyout', tls.key, '-out', tls.cert]);
 
   const serverUrl = postgresServerUrl();
   const database = `maildesk_mail_${id}`;
-  const roles = { postfix: `maildesk_pf_${id}`, dovecot: `maildesk_dv_${id}` };
+  const roles = { postfix: `maildesk_pf_${id}`, dovecot: `maildesk_dv_${id}`, opendkim: `maildesk_dk_${id}` };
+  // The database belongs to a login role that is no superuser: it runs the migrations (the
+  // panel) and postgres-roles.sql, as deploy/README.md says.
+  const owner = `maildesk_owner_${id}`;
   let databaseUrl: string | undefined;
   if (backend === 'postgres') {
-    await pgQuery(serverUrl, `CREATE DATABASE ${database}`);
+    await pgQuery(serverUrl, `CREATE ROLE ${owner} LOGIN NOSUPERUSER CREATEROLE`);
+    await pgQuery(serverUrl, `CREATE DATABASE ${database} OWNER ${owner}`);
     undo.push(async () => {
       await pgQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      for (const role of Object.values(roles)) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
+      for (const role of [...Object.values(roles), owner]) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
     });
     const url = new URL(serverUrl);
     url.pathname = `/${database}`;
+    url.username = owner;
     databaseUrl = url.toString();
   }
 
@@ -129,12 +144,14 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     DNS_SERVERS: dnsServers,
     MAIL_HOSTNAME,
     // The panel's own mail (send_verify_code) goes out through this very Postfix.
-    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    // Postfix offers STARTTLS with the suite's self-signed certificate.
+    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}/?tls.rejectUnauthorized=false`,
     MAIL_FROM: `Maildesk <no-reply@${MAIL_HOSTNAME}>`,
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl ?? '',
   };
-  let panel: ChildProcess | undefined = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  // umask 007: the database files the panel makes are shared with its group (deploy/README.md).
+  let panel: ChildProcess | undefined = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   let panelErrors = '';
   undo.push(() => panel?.kill('SIGTERM'));
   panel.stderr!.on('data', (chunk) => (panelErrors += String(chunk)));
@@ -150,34 +167,51 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     [
       'run', '--silent', 'deploy:config', '--',
       '--db', db, '--out', paths.conf, '--mail-dir', paths.mail, '--mail-user', 'mail', '--hostname', MAIL_HOSTNAME,
-      '--smtp', `127.0.0.1:${ports.smtp}`, '--submission', `127.0.0.1:${ports.submission}`, '--sasl-auth', `127.0.0.1:${ports.saslAuth}`, '--imap', `127.0.0.1:${ports.imap}`, '--lmtp', `127.0.0.1:${ports.lmtp}`, '--quota-status', `127.0.0.1:${ports.quota}`,
+      '--smtp', `127.0.0.1:${ports.smtp}`, '--submission', `127.0.0.1:${ports.submission}`, '--imap', `127.0.0.1:${ports.imap}`, '--lmtp', `127.0.0.1:${ports.lmtp}`, '--quota-status', `127.0.0.1:${ports.quota}`,
+      '--dkim-milter', `127.0.0.1:${ports.dkim}`, '--submission-rate', String(SUBMISSION_RATE), '--mynetworks', '127.0.0.1/32',
+      '--tls-cert', tls.cert, '--tls-key', tls.key,
       '--postfix-queue', paths.queue, '--postfix-data', paths.postfixData, '--dovecot-run', paths.dovecotRun, '--dovecot-state', paths.dovecotState,
-      '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--no-auth-delay',
+      '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--opendkim-role', roles.opendkim, '--no-auth-delay',
     ],
     { cwd: repo },
   );
   void generated;
-  if (backend === 'sqlite') {
-    for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(sqlitePath + suffix)) fs.chmodSync(sqlitePath + suffix, 0o666);
-  } else {
-    await pgQuery(databaseUrl!, fs.readFileSync(path.join(paths.conf, 'postgres-roles.sql'), 'utf8'));
-  }
+  // deploy/README.md: after the panel's first start, its database is writable by the group too.
+  if (backend === 'sqlite') for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(sqlitePath + suffix)) fs.chmodSync(sqlitePath + suffix, 0o660);
+  if (backend === 'postgres') await run('psql', [databaseUrl!, '-v', 'ON_ERROR_STOP=1', '-q', '-f', path.join(paths.conf, 'postgres-roles.sql')]);
 
   const postfixConf = path.join(paths.conf, 'postfix');
   const dovecotConf = path.join(paths.conf, 'dovecot', 'dovecot.conf');
-  spawn('dovecot', ['-c', dovecotConf], { stdio: 'ignore' }).unref();
-  undo.push(() => run('doveadm', ['-c', dovecotConf, 'stop']));
+  const opendkimConf = path.join(paths.conf, 'opendkim', 'opendkim.conf');
+  // Postfix first: it makes private/, where Dovecot puts the SMTP AUTH socket.
   undo.push(() => run('postfix', ['-c', postfixConf, 'stop']));
   await run('postfix', ['-c', postfixConf, 'start']).catch((error) => {
     throw new Error(`postfix start failed: ${error}\n${readLog(paths.logs, 'postfix.log')}`);
   });
-  await waitFor('Dovecot and Postfix', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) ? true : undefined));
+  spawn('dovecot', ['-c', dovecotConf], { stdio: 'ignore' }).unref();
+  undo.push(() => run('doveadm', ['-c', dovecotConf, 'stop']));
+  // As the generated systemd unit runs it: in the foreground, in the SQLite database's directory.
+  let opendkim: ChildProcess | undefined = spawn('opendkim', ['-f', '-x', opendkimConf], { cwd: backend === 'sqlite' ? paths.data : '/', stdio: ['ignore', 'ignore', 'pipe'] });
+  let opendkimErrors = '';
+  opendkim.stderr!.on('data', (chunk) => (opendkimErrors += String(chunk)));
+  undo.push(() => opendkim?.kill('SIGTERM'));
+  await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
+    throw new Error(`${error.message}\n${opendkimErrors}`);
+  });
 
+  let seeded = false;
   const mapFile = (name: string) => `${backend === 'sqlite' ? 'sqlite' : 'pgsql'}:${path.join(postfixConf, `maildesk-${name}.cf`)}`;
 
   return {
     backend,
     ports,
+    owner,
+    postfixConf,
+    /** The daemons' process ids (Postfix's master and its children, Dovecot's, OpenDKIM's). */
+    async pids(name: string): Promise<number[]> {
+      const { stdout } = await run('pgrep', ['-x', name]).catch(() => ({ stdout: '' }));
+      return stdout.split('\n').filter(Boolean).map(Number);
+    },
     paths,
     roles,
     databaseUrl,
@@ -201,28 +235,81 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
         return false;
       }
     },
+    waitFor,
+    /**
+     * Each query's plan and time. PostgreSQL: 100k more customers, domains, mailboxes and
+     * aliases and 50k alias domains first (seeded once, analysed), so that the planner's choice
+     * is the one it makes at scale. SQLite: EXPLAIN QUERY PLAN (its plans do not depend on size).
+     */
+    async explainLookups(queries: { name: string; sql: string }[]) {
+      const out: { name: string; plan: string; ms: number }[] = [];
+      if (backend === 'postgres') {
+        const url = new URL(serverUrl);
+        url.pathname = `/${database}`;
+        const client = new pg.Client({ connectionString: url.toString() });
+        await client.connect();
+        try {
+          if (!seeded) {
+            for (const statement of seedStatements('postgres', SEED_ROWS)) await client.query(statement);
+            await client.query('ANALYZE');
+            seeded = true;
+          }
+          for (const q of queries) {
+            const { rows } = await client.query(`EXPLAIN (ANALYZE, COSTS OFF) ${q.sql}`);
+            const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+            out.push({ name: q.name, plan, ms: Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1] ?? NaN) });
+          }
+        } finally {
+          await client.end();
+        }
+      } else {
+        const db = new Database(sqlitePath, { readonly: true });
+        try {
+          for (const q of queries) {
+            const plan = db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all().map((r: any) => r.detail).join('\n');
+            const start = process.hrtime.bigint();
+            db.prepare(q.sql).all();
+            out.push({ name: q.name, plan, ms: Number(process.hrtime.bigint() - start) / 1e6 });
+          }
+        } finally {
+          db.close();
+        }
+      }
+      return out;
+    },
     logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}`,
     panelRunning: () => panel !== undefined,
     async stopPanel() {
       if (!panel) return;
-      const exited = new Promise((resolve) => panel!.once('exit', resolve));
-      panel.kill('SIGTERM');
-      await exited;
+      const child = panel;
       panel = undefined;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the panel had already exited (${child.exitCode ?? child.signalCode}):\n${panelErrors}`);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
+      if (!stopped) {
+        child.kill('SIGKILL');
+        throw new Error(`the panel did not stop within 15 s of SIGTERM:\n${panelErrors}`);
+      }
     },
     async close() {
       await this.stopPanel();
+      opendkim?.kill('SIGTERM');
+      opendkim = undefined;
       await run('postfix', ['-c', postfixConf, 'stop']).catch(() => undefined);
       await run('doveadm', ['-c', dovecotConf, 'stop']).catch(() => undefined);
       await waitFor('the daemons to stop', async () => (!(await portOpen(ports.smtp)) && !(await portOpen(ports.imap)) ? true : undefined), 15_000).catch(() => undefined);
       if (backend === 'postgres') {
         await pgQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-        for (const role of Object.values(roles)) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
+        for (const role of [...Object.values(roles), owner]) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!process.env.MAIL_TEST_KEEP) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
+
+/** Customers (each with a domain, a mailbox and an alias; half the domains alias the others) for the plans. */
+const SEED_ROWS = 100_000;
 
 export type MailStack = Awaited<ReturnType<typeof startMailStack>>;
 

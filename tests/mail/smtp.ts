@@ -1,5 +1,6 @@
 /** A plain SMTP client that reports every reply code, so that tests can see where a message was refused. */
 import net from 'node:net';
+import tls from 'node:tls';
 
 export interface SmtpResult {
   /** Accepted for delivery (250 after DATA). */
@@ -10,29 +11,37 @@ export interface SmtpResult {
   refused?: string;
 }
 
-export async function smtpSend(
-  port: number,
-  envelope: { from: string; to: string[]; size?: number; auth?: { user: string; pass: string } },
-  message: string,
-): Promise<SmtpResult> {
-  const socket = net.connect(port, '127.0.0.1');
-  socket.setEncoding('utf8');
+export interface Envelope {
+  from: string;
+  to: string[];
+  size?: number;
+  auth?: { user: string; pass: string };
+  /** STARTTLS before anything else (the test certificate is self-signed). */
+  starttls?: boolean;
+  /** Connect from this loopback address (127.0.0.2 is "outside" mynetworks in the suite). */
+  localAddress?: string;
+}
+
+export async function smtpSend(port: number, envelope: Envelope, message: string): Promise<SmtpResult> {
+  let socket: net.Socket = net.connect({ port, host: '127.0.0.1', localAddress: envelope.localAddress });
   const replies: string[] = [];
   let buffer = '';
-  const waiting: ((line: string) => void)[] = [];
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end;
-    while ((end = buffer.indexOf('\r\n')) >= 0) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      if (/^\d{3} /.test(line)) waiting.shift()?.(line);
-    }
-  });
-  const reply = () => new Promise<string>((resolve, reject) => {
-    waiting.push(resolve);
-    socket.once('error', reject);
-  });
+  const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const listen = (s: net.Socket) => {
+    s.setEncoding('utf8');
+    s.on('data', (chunk: string) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (/^\d{3} /.test(line)) waiting.shift()?.resolve(line);
+      }
+    });
+    s.on('error', (error) => waiting.shift()?.reject(error));
+  };
+  listen(socket);
+  const reply = () => new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
   const send = async (command: string) => {
     const next = reply();
     socket.write(`${command}\r\n`);
@@ -44,6 +53,16 @@ export async function smtpSend(
   try {
     replies.push(await reply());
     await send('EHLO client.test');
+    if (envelope.starttls) {
+      const ready = await send('STARTTLS');
+      if (!ok(ready)) return { accepted: false, replies, refused: ready };
+      const plain = socket;
+      plain.removeAllListeners('data');
+      socket = tls.connect({ socket: plain, rejectUnauthorized: false, servername: 'localhost' });
+      await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+      listen(socket);
+      await send('EHLO client.test');
+    }
     if (envelope.auth) {
       const authed = await send(`AUTH PLAIN ${Buffer.from(`\0${envelope.auth.user}\0${envelope.auth.pass}`).toString('base64')}`);
       if (!ok(authed)) return { accepted: false, replies, refused: authed };

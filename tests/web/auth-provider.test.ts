@@ -78,8 +78,11 @@ describe('customer auth provider', () => {
     customerSession.set({ id: 9, email: 'c@example.com', is_verified: 1, token: 'tok-9' });
     await expect(auth.checkError({ status: 404, body: { code: 40400 } })).resolves.toBeUndefined();
     expect(customerSession.isLoggedIn()).toBe(true);
-    await expect(auth.checkError(new ApiError(20000, 'error.session', 401))).rejects.toMatchObject({ redirectTo: '/login' });
+    await expect(auth.checkError(new ApiError(20000, 'error.session', 401))).rejects.toMatchObject({ redirectTo: '/login?session_ended=1' });
     expect(customerSession.isLoggedIn()).toBe(false);
+    // react-admin then logs out: the sign-in page it goes to says why, once.
+    await expect(auth.logout({})).resolves.toBe('/login?session_ended=1');
+    await expect(auth.logout({})).resolves.toBe('/login');
   });
 
   it('logout ends the session on the server, resets it and goes to /login', async () => {
@@ -137,7 +140,7 @@ describe('operator auth provider', () => {
   it('a revoked session sends the operator to /login-manage', async () => {
     const { auth } = make();
     operatorSession.set({ id: 2, username: 'sam', token: 'op-tok' });
-    await expect(auth.checkError({ status: 401, body: { code: 20000 } })).rejects.toMatchObject({ redirectTo: '/login-manage' });
+    await expect(auth.checkError({ status: 401, body: { code: 20000 } })).rejects.toMatchObject({ redirectTo: '/login-manage?session_ended=1' });
     expect(operatorSession.isLoggedIn()).toBe(false);
   });
 

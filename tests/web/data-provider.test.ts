@@ -40,12 +40,19 @@ describe('data provider', () => {
       sort: { field: 'username', order: 'ASC' },
       filter: { role: 'support', q: ' roo ', status: '' },
     });
-    expect(result).toEqual({ data: page.list, total: 41 });
+    expect(result).toEqual({ data: page.list, total: 41, meta: { totalIsEstimate: false, totalIsLowerBound: false } });
     expect(requests[0]).toEqual({
       method: 'POST',
       path: '/api/manage/admin/list',
       params: { page: 2, page_size: 20, sort: 'username', order: 'asc', filter: { role: 'support' }, q: 'roo' },
     });
+  });
+
+  it('getList passes on whether the total is an estimate or a lower bound, for the pagination caption', async () => {
+    const about = await provider(() => ({ ...page, total: 1_000_000, total_is_estimate: true })).dataProvider.getList('admin', { pagination: { page: 1, perPage: 20 }, sort: { field: 'id', order: 'DESC' }, filter: {} });
+    expect(about).toMatchObject({ total: 1_000_000, meta: { totalIsEstimate: true, totalIsLowerBound: false } });
+    const more = await provider(() => ({ ...page, total: 10_000, total_is_estimate: true, total_is_lower_bound: true })).dataProvider.getList('admin', { pagination: { page: 1, perPage: 20 }, sort: { field: 'id', order: 'DESC' }, filter: {} });
+    expect(more).toMatchObject({ total: 10_000, meta: { totalIsEstimate: true, totalIsLowerBound: true } });
   });
 
   it('getList uses GET with a query string for resources declared listVia query', async () => {
@@ -75,7 +82,7 @@ describe('data provider', () => {
       sort: { field: 'created_at', order: 'DESC' },
       filter: { action: 'login' },
     });
-    expect(result).toEqual({ data: [{ id: 9 }], total: 1 });
+    expect(result).toEqual({ data: [{ id: 9 }], total: 1, meta: { totalIsEstimate: false, totalIsLowerBound: false } });
     expect(requests[0].params).toEqual({ page: 1, page_size: 10, sort: 'created_at', order: 'desc', filter: { action: 'login', user_id: 5 } });
   });
 

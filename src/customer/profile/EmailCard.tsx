@@ -1,4 +1,5 @@
 /** Change the sign-in address in two steps: a code goes to the new address, then it is confirmed. */
+import { inlineErrorsOnly } from '../../area/forms';
 import { Form, SaveButton, TextInput, email, regex, required, useNotify, useTranslate } from 'react-admin';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -38,7 +39,7 @@ export function EmailCard({ account }: { account: AccountInfo }) {
         {translate('app.profile.current_email', { email: account.email })}
       </Typography>
       {pending ? (
-        <Form key="code" onSubmit={confirmCode}>
+        <Form {...inlineErrorsOnly} key="code" onSubmit={confirmCode}>
           <Typography variant="body2" gutterBottom>
             {translate('app.profile.code_sent', { email: pending })}
           </Typography>
@@ -46,7 +47,7 @@ export function EmailCard({ account }: { account: AccountInfo }) {
           <SaveButton label="app.profile.confirm_email" />
         </Form>
       ) : (
-        <Form key="address" onSubmit={sendCode}>
+        <Form {...inlineErrorsOnly} key="address" onSubmit={sendCode}>
           <TextInput source="email" type="email" label="app.profile.new_email" validate={[required(), email()]} fullWidth />
           <SaveButton label="app.auth.send_code" />
         </Form>

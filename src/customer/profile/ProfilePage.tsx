@@ -6,6 +6,8 @@ import { UsernameCard } from './UsernameCard';
 import { PasswordCard } from '../../area/PasswordCard';
 import { EmailCard } from './EmailCard';
 import { StorageCard } from './StorageCard';
+// Shop.
+import { PointsCard } from '../../shop/PointsCard';
 
 export function ProfilePage() {
   const { data: account } = useAccount();
@@ -18,6 +20,7 @@ export function ProfilePage() {
           <PasswordCard path="me/update_password" />
           <EmailCard account={account} />
           {account.is_owner === 1 && <StorageCard account={account} />}
+          {account.is_owner === 1 && <PointsCard />}
         </>
       )}
     </Box>

@@ -1,4 +1,5 @@
 /** storage_max: the largest quota one mailbox may get, and the default for new ones (customer account only). */
+import { inlineErrorsOnly } from '../../area/forms';
 import { Form, NumberInput, SaveButton, maxValue, minValue, required, useNotify } from 'react-admin';
 import type { AccountInfo } from '../../authProvider/customer';
 import { submitCall } from '../../area/formCall';
@@ -21,7 +22,7 @@ export function StorageCard({ account }: { account: AccountInfo }) {
     );
   return (
     <SectionCard title="app.profile.storage_title" className="profile-storage">
-      <Form onSubmit={save} record={{ storage_max: account.storage_max / MiB }}>
+      <Form {...inlineErrorsOnly} onSubmit={save} record={{ storage_max: account.storage_max / MiB }}>
         <NumberInput
           source="storage_max"
           label="app.profile.storage_max"

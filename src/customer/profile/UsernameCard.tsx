@@ -1,3 +1,4 @@
+import { inlineErrorsOnly } from '../../area/forms';
 import { Form, SaveButton, TextInput, maxLength, required, useNotify } from 'react-admin';
 import type { AccountInfo } from '../../authProvider/customer';
 import { submitCall } from '../../area/formCall';
@@ -19,7 +20,7 @@ export function UsernameCard({ account }: { account: AccountInfo }) {
     );
   return (
     <SectionCard title="app.profile.username_title" className="profile-username">
-      <Form onSubmit={save} record={{ username: account.username }}>
+      <Form {...inlineErrorsOnly} onSubmit={save} record={{ username: account.username }}>
         <TextInput source="username" label="app.profile.username" validate={[required(), maxLength(64)]} fullWidth />
         <SaveButton label="ra.action.save" />
       </Form>

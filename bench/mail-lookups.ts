@@ -1,0 +1,80 @@
+/**
+ * `npm run bench:mail`: every lookup the mail server makes (deploy/queries.ts: Postfix maps,
+ * Dovecot passdb/userdb, OpenDKIM keys) at a million mailboxes, aliases and domains (half of
+ * them alias domains). Writes bench/results/mail-lookups[-postgres].json with each query's time
+ * and whether its plan reads only through indexes. DATABASE_URL=postgres://… for PostgreSQL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { loadConfig } from '../server/config.js';
+import { startMaildesk } from '../server/start.js';
+import { freshPostgresDatabase } from '../tests/helpers/postgres.js';
+import { lookupQueries, seededSampleSql, seedStatements } from '../tests/mail/lookups.js';
+
+const ROWS = Number(process.env.BENCH_MAIL_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-bench-mail-'));
+const pgDatabase = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'maildesk_bench_mail') : undefined;
+const config = loadConfig({ DATA_DIR: dataDir, ADMIN_USERNAME: 'bench', ADMIN_PASSWORD: 'bench-password', LOG_LEVEL: 'silent', ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}) });
+const maildesk = await startMaildesk(config);
+const { db, dialect } = maildesk.services;
+
+console.log(`Seeding ${ROWS} customers, domains, mailboxes and aliases (${ROWS / 2} alias domains) on ${dialect}…`);
+const seedStart = Date.now();
+for (const statement of seedStatements(dialect, ROWS)) await sql.raw(statement).execute(db);
+await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
+const seedSeconds = (Date.now() - seedStart) / 1000;
+console.log(`Seeded in ${seedSeconds.toFixed(1)} s`);
+
+const sample = (await sql.raw<{ alias_domain: string; domain: string }>(seededSampleSql(ROWS)).execute(db)).rows[0];
+const queries = lookupQueries({ domain: sample.domain, aliasDomain: sample.alias_domain, mailbox: 'm', alias: 'a' });
+
+/** The plan, and whether it reads every table through an index (no full scan). */
+async function plan(text: string) {
+  if (dialect === 'postgres') {
+    const rows = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${text}`).execute(db)).rows.map((r) => r['QUERY PLAN']);
+    return { plan: rows, index_reads_only: !rows.some((r) => /Seq Scan/.test(r)) };
+  }
+  const rows = (await sql.raw<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`).execute(db)).rows.map((r) => r.detail);
+  return { plan: rows, index_reads_only: !rows.some((r) => /^SCAN (?!CONSTANT)/.test(r)) };
+}
+
+const results = [];
+for (const query of queries) {
+  const answer = await sql.raw(query.sql).execute(db); // warm up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    await sql.raw(query.sql).execute(db);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const result = {
+    lookup: query.name,
+    sql: query.sql,
+    rows_answered: answer.rows.length,
+    p50_ms: +times[Math.floor(times.length * 0.5)].toFixed(3),
+    p95_ms: +times[Math.floor(times.length * 0.95)].toFixed(3),
+    max_ms: +times[times.length - 1].toFixed(3),
+    ...(await plan(query.sql)),
+  };
+  console.log(`${result.p50_ms.toString().padStart(8)} ms p50 ${result.p95_ms.toString().padStart(8)} ms p95  ${result.index_reads_only ? 'index' : 'SCAN '}  ${query.name}`);
+  results.push(result);
+}
+
+const out = path.resolve('bench/results', dialect === 'postgres' ? 'mail-lookups-postgres.json' : 'mail-lookups.json');
+fs.writeFileSync(
+  out,
+  JSON.stringify({ database: dialect, rows: ROWS, runs_per_lookup: RUNS, seed_seconds: seedSeconds, node: process.version, cpus: os.cpus().length, date: new Date().toISOString(), results }, null, 2) + '\n',
+);
+console.log(`Written to ${out}`);
+await maildesk.close();
+await pgDatabase?.drop();
+fs.rmSync(dataDir, { recursive: true, force: true });
+if (results.some((r) => !r.index_reads_only)) {
+  console.error('A lookup reads a whole table: see the plan in the results file.');
+  process.exit(1);
+}

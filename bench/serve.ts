@@ -1,0 +1,47 @@
+/**
+ * Child process of the bench: serves Maildesk and the bare reference server side by side on
+ * the same database (so that the load generator in the parent does not share their event
+ * loop), or measures one start-up. Prints one JSON line on stdout.
+ *   serve   <options json>            → {"maildesk": port, "bare": port}, then runs until killed
+ *   startup maildesk|bare <options>   → {"ms": time from opening the database to listening}
+ */
+import { startMaildesk } from '../server/start.js';
+import { startBare } from './bare.js';
+import { benchConfig, type BenchDatabase } from './data.js';
+
+const [mode, ...rest] = process.argv.slice(2);
+
+async function maildesk(database: BenchDatabase) {
+  const started = await startMaildesk(benchConfig(database));
+  await started.app.listen({ port: 0, host: '127.0.0.1' });
+  return started.app;
+}
+
+async function bare(database: BenchDatabase) {
+  const app = await startBare(database);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
+const portOf = (app: { server: { address(): unknown } }) => (app.server.address() as { port: number }).port;
+
+if (mode === 'serve') {
+  const database = JSON.parse(rest[0]) as BenchDatabase;
+  const [a, b] = [await maildesk(database), await bare(database)];
+  console.log(JSON.stringify({ maildesk: portOf(a), bare: portOf(b) }));
+  process.on('SIGTERM', async () => {
+    await Promise.all([a.close(), b.close()]);
+    process.exit(0);
+  });
+} else if (mode === 'startup') {
+  const [which, options] = rest;
+  const database = JSON.parse(options) as BenchDatabase;
+  const t = process.hrtime.bigint();
+  const app = which === 'maildesk' ? await maildesk(database) : await bare(database);
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  await app.close();
+  console.log(JSON.stringify({ ms }));
+  process.exit(0);
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}

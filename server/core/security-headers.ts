@@ -1,0 +1,42 @@
+/**
+ * Headers on every answer. Sessions live in localStorage (the specification wants that), so
+ * any script that runs on our pages could read them: a strict Content-Security-Policy is the
+ * main defence. Scripts come only from our own files (the built app has no inline script).
+ *
+ * Styles: emotion (MUI) writes <style> elements at run time and MUI and react-admin set
+ * style="" attributes (positions of menus and popovers, transitions). A nonce can authorise
+ * the former but never the latter, and a hash cannot cover values computed at run time, so
+ * style-src keeps 'unsafe-inline'. Injected CSS cannot run code, and with img-src, font-src
+ * and connect-src limited to our own origin it cannot send anything elsewhere either.
+ */
+import type { FastifyInstance } from 'fastify';
+import { baseHeaders } from './client-errors.js';
+
+export const contentSecurityPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function securityHeaders(app: FastifyInstance, publicUrl: string) {
+  const https = publicUrl.startsWith('https://');
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('content-security-policy', contentSecurityPolicy);
+    reply.header('x-content-type-options', baseHeaders['x-content-type-options']);
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    // Browsers ignore HSTS over plain HTTP; only an https PUBLIC_URL makes it meaningful.
+    if (https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // Answers under /api/ carry sessions and customers' data: never kept by a browser or proxy.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', baseHeaders['cache-control']);
+    return payload;
+  });
+}

@@ -1,0 +1,17 @@
+/** The queue for this database: the embedded table on SQLite, pg-boss on PostgreSQL. */
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/index.js';
+import type { JobRegistry, Jobs } from './index.js';
+import { pgBossQueue } from './pg-boss-queue.js';
+import { tableQueue } from './table-queue.js';
+
+export async function createJobs(
+  database: DatabaseHandle,
+  registry: JobRegistry,
+  config: Pick<Config, 'jobPollMs' | 'jobSchedules' | 'databaseUrl'>,
+  logger: { error(obj: unknown, msg?: string): void },
+): Promise<Jobs> {
+  const options = { pollMs: config.jobPollMs, schedules: config.jobSchedules, logger };
+  if (database.dialect === 'postgres') return pgBossQueue(database.db, config.databaseUrl!, registry, options);
+  return tableQueue(database.db, registry, options);
+}

@@ -1,0 +1,259 @@
+/**
+ * The embedded queue: jobs are rows of the `job` table in the app's own database, worked by
+ * this process one at a time (SQLite has one writer anyway). A job is claimed by a guarded
+ * UPDATE (…WHERE id = ? AND state = ? AND run_at = ?), so a job runs once however many
+ * workers look at it. A running job holds a lease; one whose process died is taken again
+ * when the lease ends (at start, at once: on SQLite this process owns the database).
+ */
+import { sql, type Selectable } from 'kysely';
+import { inSeconds, now, nowMs } from '../core/time.js';
+import type { Db } from '../db/index.js';
+import type { JobRow } from '../db/schema.js';
+import type { Services } from '../services.js';
+import { retryDelayMs, type JobSpec } from './define.js';
+import type { EnqueueOptions, JobCounts, JobQuery, JobRegistry, Jobs, JobView } from './index.js';
+import { maskSecrets } from './mask.js';
+import { contextOf, currentPeriod, errorText, runnablesOf } from './registry.js';
+
+export interface QueueOptions {
+  /** How often the worker looks for due jobs and schedules when nothing woke it. */
+  pollMs: number;
+  /** Whether this process starts scheduled tasks (tests run them by hand). */
+  schedules: boolean;
+  logger: { error(obj: unknown, msg?: string): void };
+}
+
+/** Longest a run may take before another worker takes the job again. */
+const leaseSeconds = 300;
+
+type Claimed = Pick<Selectable<JobRow>, 'id' | 'name' | 'payload' | 'attempts' | 'max_attempts' | 'retry_delay_seconds'>;
+
+export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions): Jobs {
+  const runnables = runnablesOf(registry);
+  const names = [...runnables.keys()];
+  let services: Services | undefined;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+  let working: Promise<void> | undefined;
+  let wokenWhileWorking = false;
+  const lastPeriod = new Map<string, string>();
+
+  async function claimNext(): Promise<Claimed | undefined> {
+    if (names.length === 0) return undefined;
+    for (let tries = 0; tries < 5; tries++) {
+      const at = now();
+      const candidate = await db
+        .selectFrom('job')
+        .select(['id', 'state', 'run_at'])
+        .where('state', 'in', ['queued', 'active'])
+        .where('run_at', '<=', at)
+        .where('name', 'in', names)
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      if (!candidate) return undefined;
+      const claimed = await db
+        .updateTable('job')
+        .set((eb) => ({ state: 'active', attempts: eb('attempts', '+', 1), run_at: inSeconds(leaseSeconds), updated_at: at }))
+        .where('id', '=', candidate.id)
+        .where('state', '=', candidate.state)
+        .where('run_at', '=', candidate.run_at)
+        .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_delay_seconds'])
+        .executeTakeFirst();
+      if (claimed) return claimed;
+      // Another worker took it first: look again.
+    }
+    return undefined;
+  }
+
+  async function run(job: Claimed) {
+    const runnable = runnables.get(job.name)!;
+    const stillOurs = (q: any) => q.where('id', '=', job.id).where('state', '=', 'active').where('attempts', '=', job.attempts);
+    try {
+      await runnable.run(JSON.parse(job.payload), contextOf(services!, job.attempts, job.max_attempts));
+      const at = now();
+      await stillOurs(db.updateTable('job').set({ state: 'done', done_at: at, updated_at: at })).execute();
+    } catch (error) {
+      const final = job.attempts >= job.max_attempts;
+      const at = nowMs();
+      await stillOurs(
+        db.updateTable('job').set({
+          state: final ? 'failed' : 'queued',
+          run_at: new Date(at + (final ? 0 : retryDelayMs({ retryDelaySeconds: job.retry_delay_seconds }, job.attempts))).toISOString(),
+          last_error: errorText(error),
+          updated_at: new Date(at).toISOString(),
+        }),
+      ).execute();
+      if (final) options.logger.error({ err: error, job: job.name, id: job.id }, 'job failed for good');
+    }
+  }
+
+  /** Enqueues the current period's run of each schedule; the unique key makes it once per period. */
+  async function startDueSchedules() {
+    for (const runnable of runnables.values()) {
+      if (!runnable.cron) continue;
+      const period = currentPeriod(runnable.cron);
+      if (lastPeriod.get(runnable.name) === period) continue;
+      await insert(db, runnable.name, runnable, {}, { uniqueKey: period });
+      lastPeriod.set(runnable.name, period);
+    }
+  }
+
+  async function work() {
+    do {
+      wokenWhileWorking = false;
+      if (options.schedules) await startDueSchedules();
+      for (let job = await claimNext(); job && !stopped; job = await claimNext()) await run(job);
+    } while (wokenWhileWorking && !stopped);
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (working) {
+      wokenWhileWorking = true;
+      return;
+    }
+    working = work()
+      .catch((error) => options.logger.error({ err: error }, 'job worker'))
+      .finally(() => {
+        working = undefined;
+      });
+  }
+
+  async function insert(into: Db, name: string, runnable: { retryLimit: number; retryDelaySeconds: number }, payload: unknown, opts: EnqueueOptions) {
+    const at = now();
+    await into
+      .insertInto('job')
+      .values({
+        name,
+        payload: JSON.stringify(payload ?? null),
+        state: 'queued',
+        unique_key: opts.uniqueKey ?? null,
+        run_at: opts.startAfter && opts.startAfter.getTime() > nowMs() ? opts.startAfter.toISOString() : at,
+        max_attempts: runnable.retryLimit + 1,
+        retry_delay_seconds: runnable.retryDelaySeconds,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['name', 'unique_key']).doNothing())
+      .execute();
+  }
+
+  const viewOf = (row: Selectable<JobRow>): JobView => ({
+    id: String(row.id),
+    name: row.name,
+    state: row.state,
+    attempts: row.attempts,
+    max_attempts: row.max_attempts,
+    run_at: row.run_at,
+    last_error: row.last_error,
+    payload: maskSecrets(JSON.parse(row.payload)),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  });
+  const idOf = (id: string) => (/^\d+$/.test(id) ? Number(id) : -1);
+
+  return {
+    async enqueue<P>(into: Db, job: JobSpec<P>, payload: P, opts: EnqueueOptions = {}) {
+      const runnable = runnables.get(job.name);
+      if (!runnable) throw new Error(`Job "${job.name}" is not listed in server/jobs/all.ts`);
+      await insert(into, job.name, runnable, payload, opts);
+      // Inside a transaction, the worker's next query waits for its commit (SQLite has one
+      // connection); otherwise the poll finds the job.
+      setImmediate(wake);
+    },
+
+    async drain() {
+      for (;;) {
+        while (working) await working;
+        const job = await claimNext();
+        if (!job) {
+          if (working) continue;
+          return;
+        }
+        await run(job);
+      }
+    },
+
+    async runSchedule(name) {
+      const runnable = runnables.get(name);
+      if (!runnable?.cron) throw new Error(`No schedule is named "${name}"`);
+      await runnable.run(null, contextOf(services!, 1, 1));
+    },
+
+    async start(appServices) {
+      services = appServices;
+      // A run cut short by a crash is taken again at once: this process owns the database.
+      if (names.length) {
+        await db.updateTable('job').set({ state: 'queued', run_at: now(), updated_at: now() }).where('state', '=', 'active').where('name', 'in', names).execute();
+      }
+      stopped = false;
+      timer = setInterval(wake, options.pollMs);
+      timer.unref();
+      wake();
+    },
+
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (working) await working;
+    },
+
+    async counts() {
+      const dayAgo = new Date(nowMs() - 86_400_000).toISOString();
+      // Two index reads: the few unfinished jobs, and the range of the last day's done ones.
+      const count = sql<number>`count(*)`.as('n');
+      const [open, done] = await Promise.all([
+        db.selectFrom('job').select(['name', 'state', count]).where('state', 'in', ['queued', 'active', 'failed']).groupBy(['name', 'state']).execute(),
+        db.selectFrom('job').select(['name', 'state', count]).where('state', '=', 'done').where('updated_at', '>=', dayAgo).groupBy(['name', 'state']).execute(),
+      ]);
+      return countsOf([...open, ...done]);
+    },
+
+    async list({ name, state, page, pageSize }: JobQuery) {
+      let query = db.selectFrom('job');
+      if (name) query = query.where('name', '=', name);
+      if (state) query = query.where('state', '=', state);
+      const [rows, total] = await Promise.all([
+        query.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
+        query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { list: rows.map(viewOf), total: Number(total.n) };
+    },
+
+    async get(id) {
+      const row = await db.selectFrom('job').selectAll().where('id', '=', idOf(id)).executeTakeFirst();
+      return row && viewOf(row);
+    },
+
+    async retry(id) {
+      const at = now();
+      const result = await db
+        .updateTable('job')
+        .set((eb) => ({ state: 'queued', max_attempts: eb('attempts', '+', 1), run_at: at, updated_at: at }))
+        .where('id', '=', idOf(id))
+        .where('state', '=', 'failed')
+        .executeTakeFirst();
+      setImmediate(wake);
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async discard(id) {
+      const result = await db.deleteFrom('job').where('id', '=', idOf(id)).where('state', 'in', ['failed', 'queued']).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+  };
+}
+
+/** Rows of (name, state, n) → one line per job name. */
+export function countsOf(rows: { name: string; state: string; n: number | string }[]): JobCounts[] {
+  const byName = new Map<string, JobCounts>();
+  for (const { name, state, n } of rows) {
+    const line = byName.get(name) ?? { name, queued: 0, active: 0, failed: 0, done_1d: 0 };
+    const key = state === 'done' ? 'done_1d' : (state as 'queued' | 'active' | 'failed');
+    if (key in line) line[key] += Number(n);
+    byName.set(name, line);
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}

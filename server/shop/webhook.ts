@@ -1,0 +1,34 @@
+/**
+ * POST /api/payment/stripe/webhook: Stripe's signed notices. The signature covers the exact
+ * bytes sent, so this route keeps the raw body (its own content-type parser, in its own
+ * encapsulated plugin) instead of the app's JSON parser.
+ */
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import type { Services } from '../services.js';
+import { AppError } from '../core/errors.js';
+import { handleStripeEvent } from './payments.js';
+import { stripeOf } from './stripe.js';
+
+export const STRIPE_WEBHOOK_PATH = '/api/payment/stripe/webhook';
+
+export function stripeWebhook(services: Services) {
+  return async function plugin(app: FastifyInstance) {
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    app.post(STRIPE_WEBHOOK_PATH, async (request) => {
+      const stripe = stripeOf(services.config);
+      if (!stripe || !services.config.stripe?.webhookSecret) throw new AppError('notFound', 'shop.card_unavailable');
+      const raw = request.body;
+      if (!Buffer.isBuffer(raw)) throw new AppError('validation', 'shop.bad_signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(raw, String(request.headers['stripe-signature'] ?? ''), services.config.stripe.webhookSecret);
+      } catch {
+        throw new AppError('validation', 'shop.bad_signature');
+      }
+      const result = await handleStripeEvent(services, event);
+      return { code: 0, data: { received: true, ...result }, message: 'ok' };
+    });
+  };
+}

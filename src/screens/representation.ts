@@ -1,0 +1,10 @@
+import type { Screen } from './registry';
+import { extensionOf } from './extensionOf';
+
+/** The field that names a record in titles, pickers and the list's fixed first column: the first searchable one. */
+export function representationOf(screen: Screen): string {
+  const own = extensionOf(screen).representation;
+  if (own) return own;
+  const searchable = Object.entries(screen.declaration.fields).find(([, f]) => f.search && !f.writeOnly);
+  return searchable?.[0] ?? 'id';
+}

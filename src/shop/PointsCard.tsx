@@ -1,0 +1,76 @@
+/** The customer's points: the balance, and its latest ledger entries with a link to all of them. */
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { Button, useLocaleState, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { useAreaCall } from '../area/useAreaCall';
+import { useMoney } from './money';
+
+export function usePointsBalance() {
+  const call = useAreaCall();
+  return useQuery({ queryKey: ['points-balance'], queryFn: () => call<{ balance: number; currency: string }>('POST', 'points/balance') });
+}
+
+/** "Points balance: 1,250 (worth ¥12.50)". */
+export function PointsBalance() {
+  const translate = useTranslate();
+  const money = useMoney();
+  const { data } = usePointsBalance();
+  if (!data) return null;
+  return (
+    <Typography variant="body1" className="points-balance">
+      {translate('app.shop.balance', { points: data.balance, money: money(data.balance, data.currency) })}
+    </Typography>
+  );
+}
+
+interface Entry {
+  id: number;
+  delta: number;
+  balance_after: number;
+  reason: string;
+  note: string;
+  created_at: string;
+}
+
+export function PointsCard() {
+  const translate = useTranslate();
+  const call = useAreaCall();
+  const [locale] = useLocaleState();
+  const { data } = useQuery({
+    queryKey: ['points-latest'],
+    queryFn: () => call<{ list: Entry[] }>('POST', 'points/list', { page_size: 5, sort: 'id', order: 'desc' }),
+  });
+  return (
+    <Card variant="outlined" sx={{ mt: 2, maxWidth: 720 }} className="points-card">
+      <CardContent>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <Typography variant="subtitle1">{translate('app.shop.points_title')}</Typography>
+          <Button component={Link} to="/admin/points" label="app.shop.all_entries" />
+        </Box>
+        <PointsBalance />
+        {data && data.list.length > 0 && (
+          <Table size="small" sx={{ mt: 1 }}>
+            <TableBody>
+              {data.list.map((e) => (
+                <TableRow key={e.id}>
+                  <TableCell>{new Date(e.created_at).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en-GB')}</TableCell>
+                  <TableCell>{translate(`app.enum.reason.${e.reason}`, { _: e.reason })}</TableCell>
+                  <TableCell align="right">{e.delta > 0 ? `+${e.delta}` : e.delta}</TableCell>
+                  <TableCell align="right">{e.balance_after}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,211 @@
+/**
+ * The durable job interface (services.jobs) on this database: a job exists if and only if
+ * its transaction commits, failing handlers are retried with backoff up to their limit and
+ * then kept as failed, a unique key holds under concurrency, schedules run once per period.
+ * The handlers here are the test's own, on a second queue over the app's database.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defineJob, defineSchedule } from '../../server/jobs/define.js';
+import { createJobs } from '../../server/jobs/create.js';
+import type { Jobs } from '../../server/jobs/index.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let queue: Jobs;
+const runs: { job: string; payload: any; attempt: number }[] = [];
+const runsOf = (job: string) => runs.filter((r) => r.job === job);
+
+const record = defineJob<{ n: number }>({
+  name: 'test.record',
+  async handler(payload, ctx) {
+    runs.push({ job: 'test.record', payload, attempt: ctx.attempt });
+  },
+});
+const flaky = defineJob<{ failures: number }>({
+  name: 'test.flaky',
+  retryDelaySeconds: 60,
+  async handler(payload, ctx) {
+    runs.push({ job: 'test.flaky', payload, attempt: ctx.attempt });
+    if (ctx.attempt <= payload.failures) throw new Error(`flaky failure ${ctx.attempt}`);
+  },
+});
+const broken = defineJob<{ code: string; to: string }>({
+  name: 'test.broken',
+  retryLimit: 2,
+  retryDelaySeconds: 60,
+  async handler(payload, ctx) {
+    runs.push({ job: 'test.broken', payload, attempt: ctx.attempt });
+    throw new Error('the far end said no');
+  },
+});
+const hourly = defineSchedule({
+  name: 'test.hourly',
+  cron: '0 * * * *',
+  async handler(ctx) {
+    runs.push({ job: 'test.hourly', payload: null, attempt: ctx.attempt });
+  },
+});
+const registry = { jobs: [record, flaky, broken], schedules: [hourly] };
+const noLogs = { error() {} };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  queue = await createJobs(t.services.database, registry, { ...t.config, jobSchedules: false }, noLogs);
+  await queue.start(t.services);
+});
+afterAll(async () => {
+  await queue.stop();
+  await t.close();
+});
+afterEach(() => t.resetClock());
+
+/** Lets time pass and runs what is then due. */
+async function later(minutes: number) {
+  await t.moveClock(minutes * 60_000);
+  await queue.drain();
+}
+
+describe('enqueue in a transaction', () => {
+  it('When the transaction rolls back, then the job never runs; when it commits, the job runs once', async () => {
+    const { db } = t.services;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await queue.enqueue(trx, record, { n: 1 });
+        throw new Error('the change is refused');
+      }),
+    ).rejects.toThrow('the change is refused');
+    await db.transaction().execute(async (trx) => {
+      await queue.enqueue(trx, record, { n: 2 });
+    });
+    await queue.drain();
+    await later(60);
+    expect(runsOf('test.record').map((r) => r.payload.n)).toEqual([2]);
+  });
+
+  it('When a job is enqueued to start later, then it waits until then', async () => {
+    await queue.enqueue(t.services.db, record, { n: 3 }, { startAfter: new Date(Date.now() + 3_600_000) });
+    await queue.drain();
+    expect(runsOf('test.record').map((r) => r.payload.n)).not.toContain(3);
+    await later(61);
+    expect(runsOf('test.record').filter((r) => r.payload.n === 3)).toHaveLength(1);
+  });
+});
+
+describe('retries', () => {
+  it('When a handler fails twice and then succeeds, then it is retried after growing waits and ends done', async () => {
+    await queue.enqueue(t.services.db, flaky, { failures: 2 });
+    await queue.drain();
+    expect(runsOf('test.flaky').map((r) => r.attempt)).toEqual([1]);
+    const [waiting] = (await queue.list({ name: 'test.flaky', page: 1, pageSize: 10 })).list;
+    expect(waiting).toMatchObject({ state: 'queued', attempts: 1, last_error: 'flaky failure 1' });
+    // The first retry waits at least its delay (60 s), the second at least twice that.
+    expect(Date.parse(waiting.run_at) - Date.now()).toBeGreaterThan(55_000);
+    await queue.drain();
+    expect(runsOf('test.flaky')).toHaveLength(1);
+
+    await later(3);
+    expect(runsOf('test.flaky').map((r) => r.attempt)).toEqual([1, 2]);
+    const second = await queue.get(waiting.id);
+    expect(second).toMatchObject({ state: 'queued', attempts: 2, last_error: 'flaky failure 2' });
+    expect(Date.parse(second!.run_at) - Date.now()).toBeGreaterThan(115_000);
+    await later(1);
+    expect(runsOf('test.flaky')).toHaveLength(2);
+    await later(5);
+    expect(runsOf('test.flaky').map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(await queue.get(waiting.id)).toMatchObject({ state: 'done', attempts: 3 });
+    await later(60);
+    expect(runsOf('test.flaky')).toHaveLength(3);
+  });
+
+  it('When a job fails past its maximum, then it is kept as failed with its error and secrets masked; retry runs it again, discard removes it', async () => {
+    await queue.enqueue(t.services.db, broken, { code: '123456', to: 'someone@example.com' });
+    await queue.drain();
+    await later(3);
+    await later(5);
+    await later(60);
+    expect(runsOf('test.broken').map((r) => r.attempt)).toEqual([1, 2, 3]);
+    const { list, total } = await queue.list({ name: 'test.broken', state: 'failed', page: 1, pageSize: 10 });
+    expect(total).toBe(1);
+    expect(list[0]).toMatchObject({ name: 'test.broken', state: 'failed', attempts: 3, max_attempts: 3, last_error: 'the far end said no' });
+    expect(list[0].payload).toEqual({ code: '••••••', to: 'someone@example.com' });
+    expect(JSON.stringify(await queue.get(list[0].id))).not.toContain('123456');
+    expect(await queue.counts()).toContainEqual({ name: 'test.broken', queued: 0, active: 0, failed: 1, done_1d: 0 });
+
+    // Retry: one more try, now (it fails again, and is kept failed).
+    expect(await queue.retry(list[0].id)).toBe(true);
+    await queue.drain();
+    expect(runsOf('test.broken').map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    // The handler still gets its real payload.
+    expect(runsOf('test.broken').at(-1)!.payload.code).toBe('123456');
+    expect(await queue.get(list[0].id)).toMatchObject({ state: 'failed', attempts: 4, max_attempts: 4, last_error: 'the far end said no' });
+
+    expect(await queue.discard(list[0].id)).toBe(true);
+    expect(await queue.get(list[0].id)).toBeUndefined();
+    await later(60);
+    expect(runsOf('test.broken')).toHaveLength(4);
+  });
+});
+
+describe('unique keys', () => {
+  it('When the same unique key is enqueued many times at once, then one job exists and runs once', async () => {
+    const { db } = t.services;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => db.transaction().execute((trx) => queue.enqueue(trx, record, { n: 100 + i }, { uniqueKey: 'order-42' }))),
+    );
+    await queue.drain();
+    expect(runsOf('test.record').filter((r) => r.payload.n >= 100)).toHaveLength(1);
+    // Done, but still kept: the key still holds.
+    await queue.enqueue(db, record, { n: 200 }, { uniqueKey: 'order-42' });
+    await queue.drain();
+    expect(runsOf('test.record').filter((r) => r.payload.n >= 100)).toHaveLength(1);
+    // Another key is another job.
+    await queue.enqueue(db, record, { n: 300 }, { uniqueKey: 'order-43' });
+    await queue.drain();
+    expect(runsOf('test.record').filter((r) => r.payload.n >= 100)).toHaveLength(2);
+  });
+});
+
+describe('schedules', () => {
+  it('When a scheduled task is run by hand, then its handler runs', async () => {
+    const before = runsOf('test.hourly').length;
+    await queue.runSchedule('test.hourly');
+    expect(runsOf('test.hourly')).toHaveLength(before + 1);
+    await expect(queue.runSchedule('no.such')).rejects.toThrow();
+  });
+
+  // On PostgreSQL, pg-boss's cron keeps the database's time, which tests cannot move: the
+  // same guarantee is proven there by two processes in tests/services/jobs-two-instances.test.ts.
+  const embedded = !process.env.DATABASE_URL;
+  if (embedded) it('When two workers with schedules share the database, then each period runs once (embedded queue)', async () => {
+    const config = { ...t.config, jobSchedules: true, jobPollMs: 20 };
+    const workers = [await createJobs(t.services.database, registry, config, noLogs), await createJobs(t.services.database, registry, config, noLogs)];
+    try {
+      const before = runsOf('test.hourly').length;
+      await Promise.all(workers.map((w) => w.start(t.services)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await Promise.all(workers.map((w) => w.drain()));
+      expect(runsOf('test.hourly')).toHaveLength(before + 1);
+      await t.moveClock(3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await Promise.all(workers.map((w) => w.drain()));
+      expect(runsOf('test.hourly')).toHaveLength(before + 2);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  });
+});
+
+describe('outgoing mail', () => {
+  it('When a message is queued in a transaction that rolls back, then neither it nor its send log entry exists', async () => {
+    const { db, mailer } = t.services;
+    const to = 'rolled-back@example.com';
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await mailer.send(trx, { key: 'account_exists', locale: 'en', to, params: {} });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect((await t.outbox()).filter((m) => m.to === to)).toEqual([]);
+    expect(await db.selectFrom('email_send_log').select('id').where('recipient', '=', to).execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Every query the mail server runs (deploy/queries.ts) with Postfix's substitutions for sample
+ * keys, and a seed of many customers' mail records, shared by the mail suite (EXPLAIN at 100k
+ * rows) and `npm run bench` (bench/mail-lookups.ts, at a million).
+ */
+import { dkimKeys, dovecotQueries, postfixMaps } from '../../deploy/queries.js';
+
+export interface LookupSample {
+  domain: string;
+  aliasDomain: string;
+  /** Local parts of a mailbox and of an alias of `domain`. */
+  mailbox: string;
+  alias: string;
+}
+
+/** Postfix's %s, %u and %d (SQL-quoted keys; the samples need no quoting). */
+const fill = (query: string, key: string) => {
+  const [u, d] = key.split('@');
+  return query.replaceAll('%s', key).replaceAll('%u', u).replaceAll('%d', d);
+};
+
+export function lookupQueries(s: LookupSample): { name: string; sql: string }[] {
+  const keys: Record<keyof typeof postfixMaps, string> = {
+    domains: s.domain,
+    mailboxes: `${s.mailbox}@${s.domain}`,
+    aliases: `${s.alias}@${s.domain}`,
+    aliasDomainAliases: `${s.mailbox}@${s.aliasDomain}`,
+    aliasDomainCatchAll: `whoever@${s.aliasDomain}`,
+    senderLogins: `${s.mailbox}@${s.domain}`,
+    aliasDomainSenderLogins: `${s.mailbox}@${s.aliasDomain}`,
+    localSender: `${s.mailbox}@${s.domain}`,
+    quotaFull: `whoever@${s.aliasDomain}`,
+  };
+  const dovecot = dovecotQueries('/var/vmail');
+  return [
+    ...Object.entries(postfixMaps).map(([name, query]) => ({ name: `postfix ${name}`, sql: fill(query, keys[name as keyof typeof postfixMaps]) })),
+    // Dovecot's %u is the whole user name (the address).
+    { name: 'dovecot password', sql: dovecot.password.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
+    { name: 'dovecot user', sql: dovecot.user.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
+    { name: 'opendkim key', sql: `SELECT ${dkimKeys.data.join(', ')} FROM ${dkimKeys.view} WHERE ${dkimKeys.key} = '${s.domain}'` },
+  ];
+}
+
+/**
+ * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@, its usage
+ * and an alias a@; the first half of those domains are alias domains of the second half.
+ */
+export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): string[] {
+  const numbers = dialect === 'postgres' ? `SELECT i FROM generate_series(1, ${rows}) i` : `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${rows}) SELECT i FROM s`;
+  const at = "'2026-01-01T00:00:00.000Z'";
+  const half = Math.floor(rows / 2);
+  return [
+    `INSERT INTO "user" (email, username, password_hash, is_verified, status, storage_max, created_at, updated_at)
+      SELECT 'seed' || i || '@seed.test', '', 'x', 1, 'active', 0, ${at}, ${at} FROM (${numbers}) n`,
+    `INSERT INTO domain (owner_id, name, name_unicode, status, verified_at, verify_token, dkim_selector, dkim_private_key, dkim_public_key, created_at, updated_at)
+      SELECT u.id, 'seed' || u.id || '.test', 'seed', 'active', ${at}, 't', 's', 'k', 'k', ${at}, ${at} FROM "user" u WHERE u.email LIKE 'seed%@seed.test'`,
+    `INSERT INTO mailbox (owner_id, domain_id, local_part, address, address_unicode, password_hash, quota, created_at, updated_at)
+      SELECT d.owner_id, d.id, 'm', 'm@' || d.name, 'm@' || d.name, 'x', 1048576, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
+    `INSERT INTO mailbox_usage (address, bytes, messages) SELECT 'm@' || d.name, 10, 1 FROM domain d WHERE d.name_unicode = 'seed'`,
+    `INSERT INTO alias (owner_id, domain_id, local_part, address, address_unicode, goto, created_at, updated_at)
+      SELECT d.owner_id, d.id, 'a', 'a@' || d.name, 'a@' || d.name, 'm@' || d.name, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
+    `INSERT INTO alias_domain (owner_id, alias_domain_id, target_domain_id, created_at, updated_at)
+      SELECT a.owner_id, a.id, a.id + ${half}, ${at}, ${at} FROM domain a
+      WHERE a.name_unicode = 'seed' AND a.id < (SELECT min(id) FROM domain WHERE name_unicode = 'seed') + ${half}`,
+  ];
+}
+
+/** A seeded alias domain in the middle of the seed, its target, and their sample local parts. */
+export const seededSampleSql = (rows: number) =>
+  `SELECT a.name AS alias_domain, t.name AS domain FROM alias_domain ad JOIN domain a ON a.id = ad.alias_domain_id JOIN domain t ON t.id = ad.target_domain_id
+   WHERE ad.alias_domain_id = (SELECT min(id) FROM domain WHERE name_unicode = 'seed') + ${Math.floor(rows / 4)}`;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { messagesOf } from '../../src/i18n';
+import { logChanges, logSentence } from '../../src/log/sentence';
+
+const translator = (locale: 'zh' | 'en') => {
+  const messages = messagesOf(locale);
+  return (key: string, options: Record<string, unknown> = {}) => {
+    const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);
+    const template = typeof text === 'string' ? text : String(options._ ?? key);
+    return template.replace(/%\{(\w+)\}/g, (_m, name: string) => String(options[name]));
+  };
+};
+
+const noteChanged = { actor_type: 'customer', actor_id: 7, actor_name: 'ann@example.com', action: 'update', target_type: 'domain', target_id: 3, before: { note: 'Shop', name_unicode: 'bücher.example' }, after: { note: '', name_unicode: 'bücher.example' } };
+
+describe('the activity log as sentences', () => {
+  it('When a customer reads their own change, then it says "you", the record type and name, in zh and en', () => {
+    expect(logSentence(noteChanged, 'admin', 'zh', translator('zh'))).toBe('您修改了域名「bücher.example」');
+    expect(logSentence(noteChanged, 'admin', 'en', translator('en'))).toBe('You changed the domain “bücher.example”');
+  });
+
+  it('When an operator reads it, then the customer is named; a customer reading an operator’s change is told "an operator" only', () => {
+    expect(logSentence(noteChanged, 'manage', 'en', translator('en'))).toBe('Customer ann@example.com changed the domain “bücher.example”');
+    const byOperator = { ...noteChanged, actor_type: 'operator', actor_name: 'root', action: 'verify' };
+    expect(logSentence(byOperator, 'admin', 'zh', translator('zh'))).toBe('一位管理员验证了域名「bücher.example」');
+    expect(logSentence(byOperator, 'manage', 'zh', translator('zh'))).toBe('管理员 root验证了域名「bücher.example」');
+  });
+
+  it('When a sign-in is logged, then it reads as one and names the account', () => {
+    const login = { actor_type: 'team_member', actor_name: 'tm@example.com', action: 'login', target_type: 'user', target_id: 9, after: { email: 'tm@example.com' } };
+    expect(logSentence(login, 'admin', 'en', translator('en'))).toBe('Team member tm@example.com signed in to the account “tm@example.com”');
+  });
+
+  it('When fields changed, then each reads with its label and formatted values', () => {
+    const quota = { actor_type: 'customer', action: 'update', target_type: 'email', target_id: 5, before: { quota: 1024 ** 3, active: 1, name: 'Ann' }, after: { quota: 2 * 1024 ** 3, active: 0, name: 'Ann' } };
+    expect(logChanges(quota, 'en', translator('en'))).toEqual([
+      { field: 'quota', label: 'Quota', before: '1 GiB', after: '2 GiB' },
+      { field: 'active', label: 'Active', before: 'Yes', after: 'No' },
+    ]);
+    expect(logChanges(noteChanged, 'zh', translator('zh'))).toEqual([{ field: 'note', label: '备注', before: 'Shop', after: '（空）' }]);
+  });
+});
