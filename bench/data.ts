@@ -64,6 +64,7 @@ export interface BenchDatabase {
 /** A fresh copy of the cached data set (generated first when missing). */
 export async function benchDatabase(dialect: Dialect, size: Size, serverUrl?: string): Promise<BenchDatabase> {
   const key = `${size.mailboxes}-${schemaKey()}`;
+  fs.mkdirSync(cacheDir, { recursive: true }); // a fresh clone has no cache yet
   const runDir = fs.mkdtempSync(path.join(cacheDir, 'run-'));
   if (dialect === 'sqlite') {
     const cached = path.join(cacheDir, `sqlite-${key}.sqlite`);
