@@ -25,7 +25,11 @@ export function sessionAuth<Info>(options: {
 }) {
   const { api, session } = options;
   let info: { token: string; promise: Promise<Info> } | undefined;
-  /** The server ended the session (expired, revoked, signed out elsewhere): the sign-in page says so. */
+  /**
+   * The server ended the session (expired, revoked, signed out elsewhere): the sign-in page says
+   * so. Kept until the next sign-in, since the failed calls of the page being left each send the
+   * visitor to the sign-in page again, and the last of them must not drop the reason.
+   */
   let endedByServer = false;
   const signInPage = () => (endedByServer ? `${options.loginPage}?${SESSION_ENDED_PARAM}=1` : options.loginPage);
   const redirect = { redirectTo: options.loginPage, message: false };
@@ -40,6 +44,7 @@ export function sessionAuth<Info>(options: {
   /** Forgets the cached info (after a sign-in). */
   const fresh = <T,>(signedIn: T) => {
     info = undefined;
+    endedByServer = false;
     return signedIn;
   };
   const checks: Pick<AuthProvider, 'logout' | 'checkAuth' | 'checkError'> = {
@@ -47,12 +52,10 @@ export function sessionAuth<Info>(options: {
       if (session.isLoggedIn()) await api({ method: 'POST', path: options.logoutPath, silent: true }).catch(() => undefined);
       session.reset();
       info = undefined;
-      const page = signInPage();
-      endedByServer = false;
-      return page;
+      return signInPage();
     },
     async checkAuth() {
-      if (!session.isLoggedIn()) throw redirect;
+      if (!session.isLoggedIn()) throw { ...redirect, redirectTo: signInPage() };
     },
     async checkError(error) {
       if (isSessionError(error)) {

@@ -38,13 +38,19 @@ function VerifyButton() {
 function StatusButton({ to, label, icon, className }: { to: string; label: string; icon: React.ReactElement; className: string }) {
   const record = useRecordContext();
   const notify = useNotify();
+  const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
   if (!record) return null;
   const onClick = () =>
     update(
       'domain',
       { id: record.id, data: { status: to }, previousData: record },
-      { mutationMode: 'pessimistic', onSuccess: () => notify('app.domain.status_changed', { type: 'success' }), onError: () => undefined },
+      { mutationMode: 'pessimistic', onSuccess: () => {
+          notify('app.domain.status_changed', { type: 'success' });
+          // The page reads the record with its own query meta (RecordPage), which useUpdate's cache update misses.
+          refresh();
+        },
+        onError: () => undefined },
     );
   return (
     <Button label={label} onClick={onClick} disabled={isPending} className={className} color={to === 'suspended' ? 'error' : 'primary'}>

@@ -150,6 +150,7 @@ export const appEn = {
       // Totals of very long lists (perf)
       total_about: 'About %{total} records (an estimate: counting them all would slow the list down)',
       total_more_than: 'More than %{total} records (counting stops there)',
+      pages: 'Pages',
     },
     form: {
       unit: 'Unit',

@@ -152,6 +152,7 @@ export const appZh: AppMessages = {
       // Totals of very long lists (perf)
       total_about: '约 %{total} 条记录（估算值：逐条计数会拖慢列表）',
       total_more_than: '超过 %{total} 条记录（计数到此为止）',
+      pages: '分页导航',
     },
     form: {
       unit: '单位',

@@ -3,7 +3,7 @@
  * estimate from the database's statistics) or "more than N" (counting stopped there). Paging
  * goes on working on the total given.
  */
-import { Pagination, useListContext, useTranslate } from 'react-admin';
+import { Pagination, PaginationActions, useListContext, useTranslate, type PaginationActionsProps } from 'react-admin';
 import Typography from '@mui/material/Typography';
 import type { ListMeta } from '../dataProvider';
 
@@ -16,7 +16,7 @@ export function ListPagination() {
       : undefined;
   return (
     <>
-      <Pagination rowsPerPageOptions={[10, 20, 50, 100]} />
+      <Pagination rowsPerPageOptions={[10, 20, 50, 100]} actions={PageButtons} />
       {caption && (
         <Typography variant="caption" color="text.secondary" className="list-total-estimate" sx={{ display: 'block', textAlign: 'right', px: 2, pb: 1 }}>
           {caption}
@@ -24,4 +24,10 @@ export function ListPagination() {
       )}
     </>
   );
+}
+
+/** react-admin's page buttons, with the navigation's name translated (MUI's default is English). */
+function PageButtons(props: PaginationActionsProps) {
+  const translate = useTranslate();
+  return <PaginationActions {...props} aria-label={translate('app.list.pages')} />;
 }

@@ -124,7 +124,9 @@ describe('hosted mail', () => {
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL(/\/admin\/alias$/);
     // Destinations one under the other, not "a,b".
-    await expect(page.locator('tr', { hasText: `info@${domainName}` }).locator('.destinations > span').allTextContents()).resolves.toEqual([address, 'boss@example.com']);
+    const destinations = page.locator('tr', { hasText: `info@${domainName}` }).locator('.destinations > span');
+    await destinations.first().waitFor();
+    await expect(destinations.allTextContents()).resolves.toEqual([address, 'boss@example.com']);
     expect(errors).toEqual([]);
   });
 

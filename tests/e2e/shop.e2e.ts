@@ -133,8 +133,12 @@ describe('shop', () => {
     await page.locator('input[name=password]').fill('mailbox-pass-1');
     await page.locator('input[name=quota]').fill('768');
     await page.getByRole('button', { name: '保存' }).click();
-    await page.waitForURL(/\/admin\/email$/);
-    await expect(page.locator('tr', { hasText: `big@${domainName}` }).textContent()).resolves.toContain('768 MiB');
+    // A new mailbox opens on its page (with the mail-program settings); the list shows its quota.
+    await page.waitForURL(/\/admin\/email\/update\?id=\d+$/);
+    await page.goto('/admin/email');
+    const row = page.locator('tr', { hasText: `big@${domainName}` });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('768 MiB');
     await page.goto('/admin');
     await page.locator('.points-card').getByText('订单支付').first().waitFor();
     await shot(page, 'shop-dashboard');
