@@ -365,7 +365,6 @@ export const appEn = {
       no_link: 'Nothing in particular',
       ask_about_order: 'Ask about this order',
       about_order: 'Question about order %{number}',
-      open_linked: 'Open the %{type}',
       author: { customer: 'You', team_member: 'Team member', operator: 'Support' },
       operator_author: { customer: 'Customer', team_member: 'Team member', operator: 'Support' },
       open_tickets: 'Open tickets',

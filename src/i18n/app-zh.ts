@@ -367,7 +367,6 @@ export const appZh: AppMessages = {
       no_link: '无',
       ask_about_order: '咨询此订单',
       about_order: '关于订单 %{number} 的问题',
-      open_linked: '打开此%{type}',
       author: { customer: '您', team_member: '团队成员', operator: '客服' },
       operator_author: { customer: '客户', team_member: '团队成员', operator: '客服' },
       open_tickets: '未关闭的工单',

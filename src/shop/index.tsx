@@ -94,10 +94,10 @@ function OrderNumberView({ name }: FieldViewProps) {
   );
 }
 
-/** What an order's page shows: no database ids (the customer's own, the product's, the promotion's); operators also see whose it is and what it came from. */
+/** What an order's page shows: the product as it was bought, no database ids; operators also see whose it is and the promotion. */
 const orderViewFields = (area: Area) => [
   'number',
-  ...(area === 'manage' ? ['owner_id', 'product_id'] : []),
+  ...(area === 'manage' ? ['owner_id'] : []),
   'product_name_zh',
   'product_kind',
   'storage_size',

@@ -2,6 +2,7 @@
  * What a ticket is about, as people know it (a domain's or mailbox's name, an order's number),
  * linking to that record's page in the reader's area when they may open it.
  */
+import LinkIcon from '@mui/icons-material/Link';
 import Chip from '@mui/material/Chip';
 import { useCanAccess, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -28,7 +29,7 @@ export function LinkedRecord({ area, type, id, name }: { area: Area; type: strin
   const { canAccess } = useCanAccess({ resource: page?.resource, action: page?.action ?? 'show', enabled: Boolean(page) });
   const label = `${translate(enumLabelKey('link_type', type))}: ${name ?? '—'}`;
   if (page && name && canAccess) {
-    return <Chip size="small" variant="outlined" clickable component={Link} to={page.to} label={label} className={`ticket-link ticket-link-${type}`} />;
+    return <Chip size="small" variant="outlined" clickable component={Link} to={page.to} icon={<LinkIcon />} label={label} className={`ticket-link ticket-link-${type}`} />;
   }
   return <Chip size="small" variant="outlined" label={label} className={`ticket-link ticket-link-${type}`} />;
 }
