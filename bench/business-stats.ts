@@ -55,9 +55,9 @@ for (let p = 1; p <= 4; p++) {
 // Every 20th order refunded a day after payment, every 10th cancelled unpaid; a third paid with points.
 const status = sql`case when i % 20 = 0 then 'refunded' when i % 10 = 1 then 'cancelled' else 'fulfilled' end`;
 const paid = sql`case when i % 10 = 1 then null else ${stamp(day, second)} end`;
-await sql`insert into shop_order (owner_id, placed_by, product_id, product_kind, product_name_zh, product_name_en, storage_size, period_months, points_granted,
+await sql`insert into shop_order (number, owner_id, placed_by, product_id, product_kind, product_name_zh, product_name_en, storage_size, period_months, points_granted,
     currency, price, discount, amount, bonus_points, payment_method, status, pay_before, paid_at, fulfilled_at, closed_at, created_at, updated_at)
-  select (i % ${CUSTOMERS}) + 1, (i % ${CUSTOMERS}) + 1, (i % 4) + 1, 'storage', '存储', 'Storage', 1073741824, 12, null,
+  select 'SEED' || i, (i % ${CUSTOMERS}) + 1, (i % ${CUSTOMERS}) + 1, (i % 4) + 1, 'storage', '存储', 'Storage', 1073741824, 12, null,
     'CNY', 1000 * ((i % 4) + 1), case when i % 7 = 0 then 200 else 0 end, 1000 * ((i % 4) + 1) - case when i % 7 = 0 then 200 else 0 end, 0,
     case when i % 10 = 1 then null when i % 3 = 0 then 'points' else 'stripe' end, ${status}, ${stamp(day, second)}, ${paid}, ${paid},
     case when i % 20 = 0 then ${stamp(sql`(i % 365) + 1`, second)} when i % 10 = 1 then ${stamp(day, sql`(i % 86000) + 3600`)} else null end,

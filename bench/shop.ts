@@ -102,8 +102,8 @@ const numbers = (count: number) =>
 const owners = await db.selectFrom('user').select('id').where('owner_id', 'is', null).orderBy('id').execute();
 const firstOwner = Number(owners[0].id);
 const at = new Date().toISOString();
-await sql`insert into shop_order (owner_id, placed_by, product_id, product_kind, product_name_zh, product_name_en, storage_size, period_months, currency, price, discount, amount, bonus_points, status, pay_before, created_at, updated_at)
-  select ${firstOwner} + (i % ${owners.length}), ${firstOwner} + (i % ${owners.length}), ${product.id}, 'storage', '存储', 'Storage', 1048576, 1, 'CNY', 100, 0, 100, 0,
+await sql`insert into shop_order (number, owner_id, placed_by, product_id, product_kind, product_name_zh, product_name_en, storage_size, period_months, currency, price, discount, amount, bonus_points, status, pay_before, created_at, updated_at)
+  select 'SEED' || i, ${firstOwner} + (i % ${owners.length}), ${firstOwner} + (i % ${owners.length}), ${product.id}, 'storage', '存储', 'Storage', 1048576, 1, 'CNY', 100, 0, 100, 0,
     case i % 4 when 0 then 'pending_payment' when 1 then 'fulfilled' when 2 then 'expired' else 'cancelled' end, ${at}, ${at}, ${at}
   from (${numbers(SEEDED_ORDERS)}) n`.execute(db);
 await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);

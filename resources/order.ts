@@ -14,6 +14,8 @@ export const order = defineResource({
   timestamps: true,
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
+    /** What people quote (the id stays out of sight); filter.number finds the order a customer names. */
+    number: { kind: 'text', writable: 'never', unique: true, list: true, filter: 'eq' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
     product_id: { kind: 'reference', reference: 'product', writable: 'never', filter: 'eq' },
     product_kind: { kind: 'enum', choices: productKinds, writable: 'never', list: true, filter: 'eq' },
@@ -39,6 +41,6 @@ export const order = defineResource({
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
-  admin: { list: 'owner', get: 'owner', notes: { list: 'The customer\'s own orders.' } },
+  admin: { list: 'owner', get: 'owner', notes: { list: 'The customer\'s own orders. Each has a number for people (filter.number finds one).' } },
   manage: { list: staff, get: staff },
 });

@@ -7,7 +7,7 @@ export const ticketPriorities = ['low', 'normal', 'high', 'urgent'] as const;
 export const ticketStatuses = ['open', 'answered', 'waiting_customer', 'closed'] as const;
 export type TicketStatus = (typeof ticketStatuses)[number];
 /** The customer's records a ticket may point at (checked to be theirs). */
-export const ticketLinkTypes = ['domain', 'email'] as const;
+export const ticketLinkTypes = ['domain', 'email', 'order'] as const;
 export type TicketLinkType = (typeof ticketLinkTypes)[number];
 
 /** A message's text: plain text, line breaks kept (form posts send them as CRLF; stored as LF). */
@@ -57,7 +57,7 @@ export const ticket = defineResource({
     notes: {
       list: 'A team member sees only the tickets they opened. q searches words of subjects (word prefixes; Chinese by characters) or a ticket number.',
       get: 'The ticket with its messages and their attachments (operators’ internal notes are never included).',
-      create: 'Also as multipart/form-data with files in `attachments`. link_type/link_id point at one of the customer’s domains or mailboxes.',
+      create: 'Also as multipart/form-data with files in `attachments`. link_type/link_id point at one of the customer’s domains, mailboxes or (account owner only) orders; get returns its name as link_name (an order’s number).',
       update: 'Subject, category, priority; status only to closed (a new message reopens it within TICKET_REOPEN_DAYS).',
       delete: 'Withdraws a ticket no operator has answered yet; its files are removed.',
     },

@@ -298,6 +298,8 @@ export interface ActivityUseRow {
 
 export interface OrderRow {
   id: Id;
+  /** The order's number for people (readable-number.ts); the id stays out of sight. */
+  number: string;
   owner_id: number;
   placed_by: number;
   product_id: number;

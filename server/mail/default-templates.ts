@@ -79,15 +79,15 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n最近 {{minutes}} 分钟内，{{email}} 出现了多次错误的密码。您的账户没有被锁定：您仍可以在 {{url}}/login 登录，反复失败的来源会被减速。\n\n如果不是您本人，请设置一个在别处没有用过的强密码（{{url}}/forgot_password）。\n\nMaildesk',
     },
   },
-  // Shop.
+  // Shop. People read the order's number; the id only makes the link.
   order_paid: {
     en: {
-      subject: 'Maildesk order {{order_id}} is paid',
-      body: 'Hello,\n\nThank you: order {{order_id}} ({{product}}, {{amount}}) is paid and ready. See it at {{url}}/admin/order/view?id={{order_id}}.\n\nMaildesk',
+      subject: 'Maildesk order {{order_number}} is paid',
+      body: 'Hello,\n\nThank you: order {{order_number}} ({{product}}, {{amount}}) is paid and ready. See it at {{url}}/admin/order/view?id={{order_id}}.\n\nMaildesk',
     },
     zh: {
-      subject: 'Maildesk 订单 {{order_id}} 已支付',
-      body: '您好：\n\n感谢您的购买：订单 {{order_id}}（{{product}}，{{amount}}）已支付并已生效。查看订单：{{url}}/admin/order/view?id={{order_id}}。\n\nMaildesk',
+      subject: 'Maildesk 订单 {{order_number}} 已支付',
+      body: '您好：\n\n感谢您的购买：订单 {{order_number}}（{{product}}，{{amount}}）已支付并已生效。查看订单：{{url}}/admin/order/view?id={{order_id}}。\n\nMaildesk',
     },
   },
   // Storage over time (issue 10): before a block expires, when it has expired, and when the quotas no longer fit.

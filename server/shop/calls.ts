@@ -155,9 +155,10 @@ export const shopCalls = [
     input: idInput,
     async handler({ id }, ctx) {
       await ctx.services.db.transaction().execute(async (trx) => {
-        await orderWithin(ctx, 'admin', id, trx);
+        const order = await orderWithin(ctx, 'admin', id, trx);
         await payWithPoints(trx, ctx.services, id, whoOf(ctx.actor));
-        await audit(trx, ctx, { action: 'pay_points', targetType: 'order', targetId: id, userId: ctx.actor.customerId });
+        // The number names the order in the activity log.
+        await audit(trx, ctx, { action: 'pay_points', targetType: 'order', targetId: id, userId: ctx.actor.customerId, after: { number: order.number } });
       });
       return findOrder(ctx.services.db, id);
     },
@@ -188,9 +189,9 @@ export const shopCalls = [
     input: idInput,
     async handler({ id }, ctx) {
       return ctx.services.db.transaction().execute(async (trx) => {
-        await orderWithin(ctx, 'admin', id, trx);
+        const order = await orderWithin(ctx, 'admin', id, trx);
         await cancelOrder(trx, id, whoOf(ctx.actor), 'cancelled by the customer');
-        await audit(trx, ctx, { action: 'cancel', targetType: 'order', targetId: id, userId: ctx.actor.customerId });
+        await audit(trx, ctx, { action: 'cancel', targetType: 'order', targetId: id, userId: ctx.actor.customerId, after: { number: order.number } });
         return findOrder(trx, id);
       });
     },
@@ -240,7 +241,7 @@ export const shopCalls = [
       return ctx.services.db.transaction().execute(async (trx) => {
         const order = await orderWithin(ctx, 'manage', id, trx);
         await cancelOrder(trx, id, whoOf(ctx.actor), reason || 'cancelled by the provider');
-        await audit(trx, ctx, { action: 'cancel', targetType: 'order', targetId: id, userId: Number(order.owner_id), after: { reason } });
+        await audit(trx, ctx, { action: 'cancel', targetType: 'order', targetId: id, userId: Number(order.owner_id), after: { number: order.number, reason } });
         return findOrder(trx, id);
       });
     },
@@ -257,7 +258,7 @@ export const shopCalls = [
     async handler({ id, to, reason }, ctx) {
       const before = await orderWithin(ctx, 'manage', id);
       const order = await refundOrder(ctx.services, id, to, whoOf(ctx.actor), reason);
-      await audit(ctx.services.db, ctx, { action: 'refund', targetType: 'order', targetId: id, userId: Number(before.owner_id), before: { status: before.status }, after: { status: order.status, to, reason } });
+      await audit(ctx.services.db, ctx, { action: 'refund', targetType: 'order', targetId: id, userId: Number(before.owner_id), before: { number: before.number, status: before.status }, after: { number: order.number, status: order.status, to, reason } });
       return order;
     },
   }),

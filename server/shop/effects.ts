@@ -62,7 +62,7 @@ export async function sendOrderPaidMail(trx: Db, services: Pick<Services, 'maile
   const row = await trx
     .selectFrom('shop_order')
     .innerJoin('user', 'user.id', 'shop_order.owner_id')
-    .select(['shop_order.id', 'shop_order.owner_id', 'shop_order.product_name_zh', 'shop_order.product_name_en', 'shop_order.amount', 'shop_order.currency', 'user.email', 'user.locale'])
+    .select(['shop_order.id', 'shop_order.number', 'shop_order.owner_id', 'shop_order.product_name_zh', 'shop_order.product_name_en', 'shop_order.amount', 'shop_order.currency', 'user.email', 'user.locale'])
     .where('shop_order.id', '=', orderId)
     .executeTakeFirstOrThrow();
   const locale = row.locale === 'en' ? 'en' : 'zh';
@@ -73,6 +73,7 @@ export async function sendOrderPaidMail(trx: Db, services: Pick<Services, 'maile
     userId: Number(row.owner_id),
     params: {
       order_id: Number(row.id),
+      order_number: row.number,
       product: locale === 'zh' ? row.product_name_zh : row.product_name_en,
       amount: formatMoney(Number(row.amount), row.currency, locale),
     },

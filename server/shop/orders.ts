@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { OrderRow, PaymentMethod } from '../db/schema.js';
 import { AppError, fieldError, notFound } from '../core/errors.js';
+import { freshNumber } from '../core/readable-number.js';
 import { inMinutes, now } from '../core/time.js';
 import { lockCustomer } from '../mail/capacity.js';
 import { fulfilOrder, type ShopServices } from './fulfil.js';
@@ -49,6 +50,7 @@ export async function createOrder(trx: Db, services: ShopServices, request: NewO
   const { id } = await trx
     .insertInto('shop_order')
     .values({
+      number: await freshNumber(trx, 'shop_order'),
       owner_id: request.customerId,
       placed_by: request.placedBy,
       product_id: product.id,

@@ -4,16 +4,16 @@
  * closes it; a ticket left waiting for the customer closes itself. Internal notes and their
  * files never reach the customer area: not in a get, a list, a count or a download.
  */
-import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { Area, Field } from '../../resources/define.js';
-import { appendInput, ticket as ticketResource, type TicketStatus } from '../../resources/ticket.js';
+import { appendInput, ticket as ticketResource, type TicketLinkType, type TicketStatus } from '../../resources/ticket.js';
 import type { CustomerActor } from '../core/actor.js';
 import { anonymous } from '../core/actor.js';
 import { audit, changedFields } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError, fieldError, notFound } from '../core/errors.js';
 import { listConditions, listOrder, type ListParams, type ListResult } from '../core/list-query.js';
+import { freshNumber } from '../core/readable-number.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { TicketRow } from '../db/schema.js';
@@ -125,9 +125,12 @@ export async function getTicket(ctx: Ctx, id: number, db: Db = ctx.services.db) 
   };
 }
 
+/** What the linked record is called where people see it: a domain's or mailbox's name, an order's number. */
 async function linkNameOf(db: Db, ticket: Ticket): Promise<string | null> {
   if (!ticket.link_type || !ticket.link_id) return null;
-  if (ticket.link_type === 'domain') return (await db.selectFrom('domain').select('name_unicode').where('id', '=', ticket.link_id).executeTakeFirst())?.name_unicode ?? null;
+  const type = ticket.link_type as TicketLinkType;
+  if (type === 'domain') return (await db.selectFrom('domain').select('name_unicode').where('id', '=', ticket.link_id).executeTakeFirst())?.name_unicode ?? null;
+  if (type === 'order') return (await db.selectFrom('shop_order').select('number').where('id', '=', ticket.link_id).executeTakeFirst())?.number ?? null;
   return (await db.selectFrom('mailbox').select('address_unicode').where('id', '=', ticket.link_id).executeTakeFirst())?.address_unicode ?? null;
 }
 
@@ -145,12 +148,6 @@ export interface OpenInput {
   attachments: UploadedFile[];
 }
 
-const numberAlphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-/** A short code people can read out (no 0/O, 1/I); random, so it says nothing about how many tickets there are. */
-function newNumber(): string {
-  return [...crypto.randomBytes(8)].map((b) => numberAlphabet[b % 32]).join('');
-}
-
 export async function openTicket(ctx: Ctx, input: OpenInput) {
   const { services } = ctx;
   const area = areaOf(ctx);
@@ -166,8 +163,7 @@ export async function openTicket(ctx: Ctx, input: OpenInput) {
         if (input.assignee_id) await checkAssignee(trx, input.assignee_id);
       }
       await checkLink(trx, ctx, ownerId, input.link_type, input.link_id);
-      let number = newNumber();
-      while (await trx.selectFrom('ticket').select('id').where('number', '=', number).executeTakeFirst()) number = newNumber();
+      const number = await freshNumber(trx, 'ticket');
       const at = now();
       const byOperator = area === 'manage';
       const { id } = await trx
@@ -214,13 +210,22 @@ async function checkAssignee(db: Db, id: number) {
   if (!operator) throw fieldError('assignee_id', 'validation.unknown_operator');
 }
 
-/** A link points at one of the customer's own records (for a team member: in their domains). */
+/**
+ * A link points at one of the customer's own records; a team member's at a domain or mailbox
+ * in their domains (orders are the account owner's, as the order pages are).
+ */
 async function checkLink(db: Db, ctx: Ctx, ownerId: number, type: string | undefined, id: number | undefined) {
   if (type === undefined && id === undefined) return;
   if (type === undefined || id === undefined) throw fieldError(type === undefined ? 'link_type' : 'link_id', 'validation.required');
   const domainIds = ctx.actor.kind === 'customer' && !ctx.actor.isOwner ? (ctx.actor.domainIds ?? []) : undefined;
+  const linkType = type as TicketLinkType;
+  if (linkType === 'order') {
+    const order = domainIds ? undefined : await db.selectFrom('shop_order').select('id').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!order) throw fieldError('link_id', 'validation.unknown_record');
+    return;
+  }
   const row =
-    type === 'domain'
+    linkType === 'domain'
       ? await db.selectFrom('domain').select(['id', 'id as domain_id']).where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst()
       : await db.selectFrom('mailbox').select(['id', 'domain_id']).where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
   if (!row || (domainIds && !domainIds.includes(Number(row.domain_id)))) throw fieldError('link_id', 'validation.unknown_record');

@@ -142,6 +142,7 @@ export function BlocksCard() {
 
 interface OrderLine {
   id: number;
+  number: string;
   product_name_zh: string;
   product_name_en: string;
   amount: number;
@@ -166,7 +167,9 @@ export function RecentOrdersCard() {
             {(data?.list ?? []).map((order) => (
               <TableRow key={order.id}>
                 <TableCell>
-                  <Link to={`/admin/order/view?id=${order.id}`}>#{order.id}</Link>
+                  <Link to={`/admin/order/view?id=${order.id}`} className="order-number">
+                    {order.number}
+                  </Link>
                 </TableCell>
                 <TableCell>{locale === 'zh' ? order.product_name_zh : order.product_name_en}</TableCell>
                 <TableCell>{formatMoney(order.amount, order.currency ?? 'CNY', locale)}</TableCell>

@@ -364,6 +364,8 @@ export const appEn = {
       assign_me: 'Assign to me',
       saved: 'Ticket updated',
       no_link: 'Nothing in particular',
+      ask_about_order: 'Ask about this order',
+      about_order: 'Question about order %{number}',
       author: { customer: 'You', team_member: 'Team member', operator: 'Support' },
       operator_author: { customer: 'Customer', team_member: 'Team member', operator: 'Support' },
       open_tickets: 'Open tickets',
@@ -505,7 +507,7 @@ export const appEn = {
       // Support (tickets)
       category: { account: 'Account', billing: 'Billing', mail_delivery: 'Mail delivery', domains: 'Domains', other: 'Other' },
       priority: { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' },
-      link_type: { domain: 'Domain', email: 'Mailbox' },
+      link_type: { domain: 'Domain', email: 'Mailbox', order: 'Order' },
       last_reply_by: { customer: 'Customer', operator: 'Support' },
     },
   },

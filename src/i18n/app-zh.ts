@@ -366,6 +366,8 @@ export const appZh: AppMessages = {
       assign_me: '分配给我',
       saved: '工单已更新',
       no_link: '无',
+      ask_about_order: '咨询此订单',
+      about_order: '关于订单 %{number} 的问题',
       author: { customer: '您', team_member: '团队成员', operator: '客服' },
       operator_author: { customer: '客户', team_member: '团队成员', operator: '客服' },
       open_tickets: '未关闭的工单',
@@ -507,7 +509,7 @@ export const appZh: AppMessages = {
       // Support (tickets)
       category: { account: '账户', billing: '账单', mail_delivery: '邮件投递', domains: '域名', other: '其他' },
       priority: { low: '低', normal: '普通', high: '高', urgent: '紧急' },
-      link_type: { domain: '域名', email: '邮箱' },
+      link_type: { domain: '域名', email: '邮箱', order: '订单' },
       last_reply_by: { customer: '客户', operator: '客服' },
     },
   },

@@ -246,12 +246,13 @@ const en: ResourceTexts = {
   order: {
     name: 'Order |||| Orders',
     fields: {
-      id: 'Order no.',
+      id: 'ID',
+      number: 'Order no.',
       owner_id: 'Customer',
       product_id: 'Product',
       product_kind: 'Kind',
-      product_name_zh: 'Product (Chinese)',
-      product_name_en: 'Product',
+      product_name_zh: 'Product',
+      product_name_en: 'Product (English)',
       storage_size: 'Storage size',
       period_months: 'Period (months)',
       points_granted: 'Points granted',
@@ -562,7 +563,8 @@ const zh: ResourceTexts = {
   order: {
     name: '订单',
     fields: {
-      id: '订单号',
+      id: 'ID',
+      number: '订单号',
       owner_id: '用户',
       product_id: '商品',
       product_kind: '类型',

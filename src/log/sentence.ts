@@ -27,7 +27,7 @@ const declarationOf = (type: string) => (type === 'user' ? 'customer' : type);
 const fieldsOf = (type: string): Record<string, Field> => resources.find((r) => r.name === declarationOf(type))?.fields ?? {};
 
 /** The field that names a record in a sentence. */
-const namingFields = ['name_unicode', 'address_unicode', 'alias_domain_name', 'address', 'email', 'username', 'key', 'subject', 'name', 'label'];
+const namingFields = ['name_unicode', 'address_unicode', 'alias_domain_name', 'address', 'email', 'username', 'key', 'subject', 'name', 'label', 'number'];
 
 function who(entry: LogEntry, area: Area, t: Translate): string {
   const name = entry.actor_name || (entry.actor_id ? `#${entry.actor_id}` : '');

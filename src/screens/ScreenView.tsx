@@ -31,12 +31,12 @@ function viewFieldsOf(screen: Screen) {
 export function ScreenView({ screen }: { screen: Screen }) {
   const [search] = useSearchParams();
   const id = search.get('id');
-  const Panel = extensionOf(screen).viewPanel;
+  const { viewPanel: Panel, hideId } = extensionOf(screen);
   return (
     <RecordPage screen={screen} id={id}>
     <Show key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} actions={<Actions screen={screen} />}>
       <SimpleShowLayout className={`view-${screen.name}`}>
-        <TextField source="id" />
+        {!hideId && <TextField source="id" />}
         {viewFieldsOf(screen).map(([name, field]) => {
           const View = extensionOf(screen).views?.[name] ?? FieldView;
           return (

@@ -53,7 +53,7 @@ export interface ScreenExtension {
   pages?: (area: Area) => { form: boolean; update: boolean; view: boolean };
   /** The view page (?id=), instead of the derived one; rows of the list open it. */
   viewPage?: ComponentType<{ screen: Screen }>;
-  /** Lists show the database id unless the records have a number of their own for people (tickets). */
+  /** Lists and view pages show the database id unless people have something else to go by (a ticket's or order's number). */
   hideId?: boolean;
   /** The list's filters, given those derived from the declaration. */
   filters?: (area: Area, derived: ReactElement[]) => ReactElement[];

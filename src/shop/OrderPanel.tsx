@@ -1,12 +1,14 @@
 /**
  * An order's page: its history (who changed what, when, why) and card payment attempts, and
  * the buttons its state allows — pay again (points or card) or cancel while pending for the
- * customer; cancel while pending and refund once paid for the operator.
+ * customer, who may also ask about it in a new ticket; cancel while pending and refund once
+ * paid for the operator.
  */
 import CancelIcon from '@mui/icons-material/Cancel';
 import CreditCardIcon from '@mui/icons-material/CreditCard';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SavingsIcon from '@mui/icons-material/Savings';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
@@ -18,11 +20,12 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button, RadioButtonGroupInput, TextInput, maxLength, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { CallDialog } from '../area/CallDialog';
 import { useAreaCall } from '../area/useAreaCall';
 import type { Screen } from '../screens/registry';
 import { StatusChip } from '../screens/fields';
+import { useScreenPaths } from '../screens/paths';
 import { useMoney } from './money';
 
 interface HistoryRow {
@@ -124,8 +127,28 @@ export function OrderHistory({ screen }: { screen: Screen }) {
 export function OrderActions({ screen }: { screen: Screen }) {
   const record = useRecordContext();
   if (!record) return null;
-  if (screen.area === 'admin') return record.status === 'pending_payment' ? <CustomerPendingButtons /> : null;
+  if (screen.area === 'admin') {
+    return (
+      <>
+        {record.status === 'pending_payment' && <CustomerPendingButtons />}
+        <AskAboutOrderButton />
+      </>
+    );
+  }
   return <OperatorOrderButtons />;
+}
+
+/** A new ticket about this order: the link (checked by the server to be the customer's), a subject and the billing desk filled in. */
+function AskAboutOrderButton() {
+  const record = useRecordContext()!;
+  const translate = useTranslate();
+  const tickets = useScreenPaths('ticket');
+  const source = { link_type: 'order', link_id: record.id, category: 'billing', subject: translate('app.ticket.about_order', { number: record.number }) };
+  return (
+    <Button component={Link} to={`${tickets.create}?source=${encodeURIComponent(JSON.stringify(source))}`} label="app.ticket.ask_about_order" className="ask-about-order">
+      <SupportAgentIcon />
+    </Button>
+  );
 }
 
 function CustomerPendingButtons() {

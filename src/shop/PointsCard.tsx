@@ -1,4 +1,4 @@
-/** The customer's points: the balance, and its latest ledger entries with a link to all of them. */
+/** The customer's points: the balance, and its latest ledger entries (with the order each belongs to) and a link to all of them. */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -8,7 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { Button, useLocaleState, useTranslate } from 'react-admin';
+import { Button, useGetMany, useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useAreaCall } from '../area/useAreaCall';
 import { useMoney } from './money';
@@ -37,6 +37,7 @@ interface Entry {
   balance_after: number;
   reason: string;
   note: string;
+  order_id: number | null;
   created_at: string;
 }
 
@@ -48,6 +49,10 @@ export function PointsCard() {
     queryKey: ['points-latest'],
     queryFn: () => call<{ list: Entry[] }>('POST', 'points/list', { page_size: 5, sort: 'id', order: 'desc' }),
   });
+  // The orders the entries belong to, named by their numbers (one call for all of them).
+  const orderIds = [...new Set((data?.list ?? []).flatMap((e) => (e.order_id ? [e.order_id] : [])))];
+  const { data: orders } = useGetMany('order', { ids: orderIds }, { enabled: orderIds.length > 0 });
+  const orderOf = (id: number | null) => orders?.find((o) => o.id === id);
   return (
     <Card variant="outlined" sx={{ mt: 2, maxWidth: 720 }} className="points-card">
       <CardContent>
@@ -63,6 +68,13 @@ export function PointsCard() {
                 <TableRow key={e.id}>
                   <TableCell>{new Date(e.created_at).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en-GB')}</TableCell>
                   <TableCell>{translate(`app.enum.reason.${e.reason}`, { _: e.reason })}</TableCell>
+                  <TableCell>
+                    {orderOf(e.order_id) && (
+                      <Link to={`/admin/order/view?id=${e.order_id}`} className="order-number">
+                        {orderOf(e.order_id)!.number}
+                      </Link>
+                    )}
+                  </TableCell>
                   <TableCell align="right">{e.delta > 0 ? `+${e.delta}` : e.delta}</TableCell>
                   <TableCell align="right">{e.balance_after}</TableCell>
                 </TableRow>

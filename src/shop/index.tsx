@@ -3,8 +3,22 @@
  * products picked by name, orders with their history and the buttons of their state, the
  * ledger's changes, and adding points from a customer's page.
  */
-import { AutocompleteArrayInput, ChipField, DateTimeInput, required, FunctionField, ReferenceArrayField, ReferenceArrayInput, SingleFieldList, useLocaleState } from 'react-admin';
+import {
+  AutocompleteArrayInput,
+  ChipField,
+  DateTimeInput,
+  required,
+  FunctionField,
+  ReferenceArrayField,
+  ReferenceArrayInput,
+  ReferenceField,
+  SingleFieldList,
+  TextField,
+  useLocaleState,
+} from 'react-admin';
+import type { Area } from '../../resources/define';
 import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../screens/extensions';
+import { useScreenPaths } from '../screens/paths';
 import { useMoney } from './money';
 import { OrderActions, OrderHistory } from './OrderPanel';
 import { AddPointsButton, EndPromotionButton } from './OperatorButtons';
@@ -70,16 +84,56 @@ export const activityScreens: ScreenExtension = {
   updateActions: EndPromotionButton,
 };
 
+/** An order named by its number, linking to its page (ledger entries, storage blocks). */
+function OrderNumberView({ name }: FieldViewProps) {
+  const paths = useScreenPaths('order');
+  return (
+    <ReferenceField source={name} reference="order" link={(order) => paths.view(order.id)} emptyText="">
+      <TextField source="number" className="order-number" />
+    </ReferenceField>
+  );
+}
+
+/** What an order's page shows: the product as it was bought, no database ids; operators also see whose it is and the promotion. */
+const orderViewFields = (area: Area) => [
+  'number',
+  ...(area === 'manage' ? ['owner_id'] : []),
+  'product_name_zh',
+  'product_kind',
+  'storage_size',
+  'period_months',
+  'points_granted',
+  'price',
+  'discount',
+  'amount',
+  'bonus_points',
+  ...(area === 'manage' ? ['activity_id'] : []),
+  'payment_method',
+  'status',
+  'pay_before',
+  'paid_at',
+  'fulfilled_at',
+  'closed_at',
+  'created_at',
+];
+
 export const orderScreens: ScreenExtension = {
-  columns: (area) => [...(area === 'manage' ? ['owner_id'] : []), 'product_name_zh', 'product_kind', 'amount', 'payment_method', 'status', 'created_at'],
+  // People quote the number (mails, tickets); the id stays out of sight.
+  hideId: true,
+  representation: 'number',
+  columns: (area) => ['number', ...(area === 'manage' ? ['owner_id'] : []), 'product_name_zh', 'product_kind', 'amount', 'payment_method', 'status', 'created_at'],
+  viewFields: orderViewFields,
   views: { price: MoneyView, discount: MoneyView, amount: MoneyView, product_name_zh: OrderProduct },
   viewPanel: OrderHistory,
   viewActions: OrderActions,
 };
 
 export const pointsScreens: ScreenExtension = {
+  // An entry is told apart by its time and reason; the order it belongs to by the order's number.
+  hideId: true,
   columns: (area) => [...(area === 'manage' ? ['user_id'] : []), 'delta', 'balance_after', 'reason', 'note', 'order_id', 'created_at'],
-  views: { delta: DeltaView },
+  viewFields: (area) => [...(area === 'manage' ? ['user_id', 'actor_type'] : []), 'delta', 'balance_after', 'reason', 'note', 'order_id', 'created_at'],
+  views: { delta: DeltaView, order_id: OrderNumberView },
 };
 
 export const customerShopScreens: ScreenExtension = {

@@ -30,6 +30,7 @@ import { StatusChip, enumLabelKey } from '../screens/fields';
 import { useScreenPaths } from '../screens/paths';
 import type { Screen } from '../screens/registry';
 import { formatBytes } from '../screens/bytes';
+import { LinkedRecord } from './LinkedRecord';
 
 interface Attachment {
   id: number;
@@ -57,6 +58,7 @@ interface Ticket {
   assignee_id?: number | null;
   assignee_name?: string | null;
   link_type: string | null;
+  link_id: number | null;
   link_name: string | null;
   created_at: string;
   messages: Message[];
@@ -320,7 +322,7 @@ export function TicketView({ screen }: { screen: Screen }) {
               <StatusChip value={ticket.status} />
               <Chip size="small" variant="outlined" label={translate(enumLabelKey('category', ticket.category))} />
               <Chip size="small" variant="outlined" label={`${translate('resources.ticket.fields.priority')}: ${translate(enumLabelKey('priority', ticket.priority))}`} />
-              {ticket.link_type && <Chip size="small" variant="outlined" label={`${translate(enumLabelKey('link_type', ticket.link_type))}: ${ticket.link_name ?? '—'}`} />}
+              {ticket.link_type && <LinkedRecord area={area} type={ticket.link_type} id={ticket.link_id} name={ticket.link_name} />}
               <Typography variant="caption" color="text.secondary">
                 {translate('resources.ticket.fields.created_at')} {time(ticket.created_at)}
               </Typography>

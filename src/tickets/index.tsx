@@ -1,7 +1,7 @@
 /** Support tickets: the queue and the customer's list, the create form with files and a record link, and the conversation page. */
 import { FunctionField, SelectInput, TextField } from 'react-admin';
 import type { FieldViewProps, ScreenExtension } from '../screens/extensions';
-import { LinkInput, MessageInput } from './TicketInputs';
+import { LinkInput, LinkTypeInput, MessageInput } from './TicketInputs';
 import { TicketView } from './TicketView';
 
 /** The assignee by name (from the queue's rows), or nothing. */
@@ -26,7 +26,7 @@ export const ticketScreens: ScreenExtension = {
   hideId: true,
   // A new ticket is open; customers close from the conversation page (and reopen by writing).
   hiddenInputs: (area, mode) => (mode === 'create' || area === 'admin' ? ['status'] : []),
-  inputs: { message: MessageInput, link_id: LinkInput },
+  inputs: { message: MessageInput, link_type: LinkTypeInput, link_id: LinkInput },
   views: { assignee_id: AssigneeView, subject: SubjectView },
   filters: (area, derived) =>
     area === 'manage'

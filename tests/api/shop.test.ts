@@ -202,7 +202,25 @@ describe('orders paid with points', () => {
     ]);
     const mails = (await t.outbox()).filter((m) => m.to === customer.email && /order/i.test(m.subject));
     expect(mails).toHaveLength(1);
-    expect(mails[0].text).toContain(String(order.id));
+    // People read the order's number; the id only makes the link.
+    expect(mails[0].subject).toContain(order.number);
+    expect(mails[0].text).toContain(`order ${order.number} (`);
+    expect(mails[0].text).toContain(`/admin/order/view?id=${order.id}`);
+  });
+
+  it('When orders are made, then each has its own number for people, which finds it in either area’s list', async () => {
+    const product = await shop.storageProduct();
+    const customer = await signUpCustomer(t);
+    const [a, b] = [await shop.order(customer.token, { product_id: product.id }), await shop.order(customer.token, { product_id: product.id })];
+    for (const order of [a, b]) expect(order.number).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
+    expect(a.number).not.toBe(b.number);
+    const found = await t.post('/api/admin/order/list', { filter: { number: b.number } }, { token: customer.token });
+    expect(found.data.list.map((o: { id: number }) => o.id)).toEqual([b.id]);
+    const byOperator = await t.post('/api/manage/order/list', { filter: { number: a.number } }, { token: await shop.operator() });
+    expect(byOperator.data.list.map((o: { id: number; number: string }) => [o.id, o.number])).toEqual([[a.id, a.number]]);
+    // Another customer's number finds nothing in one's own list.
+    const stranger = await signUpCustomer(t);
+    expect((await t.post('/api/admin/order/list', { filter: { number: a.number } }, { token: stranger.token })).data.total).toBe(0);
   });
 
   it('When a renewal order names a block, then that block is extended from its expiry instead of a new one being made', async () => {

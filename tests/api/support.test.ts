@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, teamMemberOf, type CustomerSession } from '../helpers/fixtures.js';
 import { mailFixtures } from '../helpers/mail-fixtures.js';
+import { shopFixtures } from '../helpers/shop-fixtures.js';
 import { openTicket, png, postForm } from '../helpers/support.js';
 import { closeWaitingTickets } from '../../server/support/tickets.js';
 
@@ -13,6 +14,7 @@ let support: Awaited<ReturnType<typeof operatorWithRole>>;
 let billing: Awaited<ReturnType<typeof operatorWithRole>>;
 let customer: CustomerSession;
 let other: CustomerSession;
+let shop: ReturnType<typeof shopFixtures>;
 
 const MAX_BYTES = 4096;
 beforeAll(async () => {
@@ -25,6 +27,7 @@ beforeAll(async () => {
   await t.post('/api/manage/admin/update', { id: billing.id, email: 'billing-desk@provider.test', locale: 'en' }, { token: root });
   customer = await signUpCustomer(t);
   other = await signUpCustomer(t);
+  shop = shopFixtures(t);
   await t.post('/api/admin/me/update_locale', { locale: 'en' }, { token: customer.token });
 }, 60_000);
 afterAll(() => t.close());
@@ -71,6 +74,46 @@ describe('A customer opens a ticket', () => {
     const refused = await t.post('/api/admin/ticket/create', { subject: 'Hi', category: 'domains', message: 'x', link_type: 'domain', link_id: othersDomain.id }, { token: customer.token });
     expect(refused).toMatchObject({ status: 400, code: 40000, errors: { link_id: { message: 'validation.unknown_record' } } });
     expect(await ticketRows()).toBe(count);
+  });
+
+  it('When the ticket asks about one of the customer’s orders, then both areas name it by its number, not its id', async () => {
+    const order = await shop.order(customer.token, { product_id: (await shop.storageProduct()).id, pay_with: 'later' });
+    expect(order.number).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
+    const ticket = await openTicket(t, customer.token, { subject: 'About my order', category: 'billing', link_type: 'order', link_id: order.id });
+    expect(ticket).toMatchObject({ link_type: 'order', link_id: order.id, link_name: order.number });
+    const seenByCustomer = await t.get('/api/admin/ticket/get', { id: ticket.id }, { token: customer.token });
+    expect(seenByCustomer.data).toMatchObject({ link_type: 'order', link_id: order.id, link_name: order.number });
+    const seenBySupport = await t.get('/api/manage/ticket/get', { id: ticket.id }, { token: support.token });
+    expect(seenBySupport.data).toMatchObject({ link_type: 'order', link_id: order.id, link_name: order.number });
+    // An operator opening a ticket for the customer may link the customer's order too.
+    const byOperator = await t.post('/api/manage/ticket/create', { owner_id: customer.id, subject: 'Your order', category: 'billing', message: 'We looked at it.', link_type: 'order', link_id: order.id }, { token: support.token });
+    expect(byOperator).toMatchObject({ code: 0, data: { link_type: 'order', link_name: order.number } });
+  });
+
+  it('When the ticket names another customer’s order, a missing one, or (as a team member) the owner’s, then it is refused and nothing is opened', async () => {
+    const product = await shop.storageProduct();
+    const othersOrder = await shop.order(other.token, { product_id: product.id, pay_with: 'later' });
+    const ownOrder = await shop.order(customer.token, { product_id: product.id, pay_with: 'later' });
+    const member = await teamMemberOf(t, customer);
+    const attempts: [string, number, Record<string, unknown>][] = [
+      [customer.token, othersOrder.id, {}],
+      [customer.token, othersOrder.id + 1_000_000, {}],
+      [member.token, ownOrder.id, {}],
+      // An operator cannot link an order to a customer who does not own it.
+      [support.token, othersOrder.id, { owner_id: customer.id }],
+    ];
+    for (const [token, linkId, extra] of attempts) {
+      const [tickets, mails] = [await ticketRows(), (await t.outbox()).length];
+      const area = token === support.token ? 'manage' : 'admin';
+      const refused = await t.post(`/api/${area}/ticket/create`, { subject: 'Whose order?', category: 'billing', message: 'x', link_type: 'order', link_id: linkId, ...extra }, { token });
+      expect(refused).toMatchObject({ status: 400, code: 40000, errors: { link_id: { message: 'validation.unknown_record' } } });
+      expect(await ticketRows()).toBe(tickets);
+      expect((await t.outbox()).length).toBe(mails);
+    }
+    // The other customer's order is as it was, and no ticket points at it.
+    expect((await t.get('/api/admin/order/get', { id: othersOrder.id }, { token: other.token })).data).toMatchObject({ status: 'pending_payment', number: othersOrder.number });
+    const pointing = await t.services.db.selectFrom('ticket').select('id').where('link_type', '=', 'order').where('link_id', '=', othersOrder.id).execute();
+    expect(pointing).toEqual([]);
   });
 });
 

@@ -98,6 +98,10 @@ describe('shop', () => {
     orders.push(Number(new URL(page.url()).searchParams.get('id')));
     await page.locator('.view-order .status-fulfilled').first().waitFor();
     await page.locator('.order-history .history-fulfilled').waitFor();
+    // The order is named by its number; its database id is nowhere on the page.
+    const { number } = (await api('GET', `/api/admin/order/get?id=${orders[0]}`, undefined, customer.token)).data;
+    await expect(page.locator('.view-order').textContent()).resolves.toContain(number);
+    await expect(page.locator('.view-order .ra-field-id').count()).resolves.toBe(0);
     await shot(page, 'shop-order-view');
     expect(errors).toEqual([]);
   });
@@ -117,6 +121,9 @@ describe('shop', () => {
     await expect(page.locator('.capacity-figures').textContent()).resolves.toContain('1 GiB');
     await page.goto('/admin/order');
     await page.locator('.list-order tr', { hasText: '银行卡' }).first().waitFor();
+    const byCard = (await api('GET', `/api/admin/order/get?id=${orders[1]}`, undefined, customer.token)).data;
+    await expect(page.locator('.list-order tr', { hasText: '银行卡' }).first().locator('td').first().textContent()).resolves.toBe(byCard.number);
+    await expect(page.locator('.list-order th.column-id').count()).resolves.toBe(0);
     await shot(page, 'shop-orders');
     expect(errors).toEqual([]);
   });
@@ -141,6 +148,14 @@ describe('shop', () => {
     await expect(row.textContent()).resolves.toContain('768 MiB');
     await page.goto('/admin');
     await page.locator('.points-card').getByText('订单支付').first().waitFor();
+    // The ledger and the recent orders name orders by number, linking to them.
+    const first = (await api('GET', `/api/admin/order/get?id=${orders[0]}`, undefined, customer.token)).data;
+    await expect(page.locator('.points-card .order-number').first().textContent()).resolves.toBe(first.number);
+    await page.locator('.recent-orders .order-number', { hasText: first.number }).waitFor();
+    await page.goto('/admin/points');
+    await page.locator('.list-points .order-number', { hasText: first.number }).click();
+    await page.waitForURL(new RegExp(`/admin/order/view\\?id=${orders[0]}$`));
+    await page.goto('/admin');
     await shot(page, 'shop-dashboard');
     expect(errors).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * Support in the browser: a customer opens a ticket with an attachment; an operator finds it
  * in the queue, adds an internal note and replies with a canned reply; the customer sees the
- * reply (not the note), answers and closes the ticket. Screenshots in zh and en.
+ * reply (not the note), answers and closes the ticket. A customer asks about an order from
+ * its page; both areas show the order's number, linking to the order. Screenshots in zh and en.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -10,7 +11,8 @@ import { api, apiCustomer, customerSignIn, launch, openPage, operatorSignIn, sho
 let browser: Browser;
 let customer: Awaited<ReturnType<typeof apiCustomer>>;
 let ticketId = '';
-const subject = `Mail to sales bounces ${Date.now().toString(36)}`;
+const tag = Date.now().toString(36);
+const subject = `Mail to sales bounces ${tag}`;
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
 beforeAll(async () => {
@@ -30,6 +32,11 @@ async function signedInCustomer(lang: Lang = 'zh') {
   await customerSignIn(opened.page, customer.email, customer.password);
   await opened.page.waitForURL(/\/admin$/);
   return opened;
+}
+
+async function rootToken() {
+  const { username, password } = inject('operator');
+  return (await api('POST', '/api/manage/login/login', { username, password })).data.token as string;
 }
 
 async function signedInOperator(lang: Lang = 'zh') {
@@ -113,6 +120,54 @@ describe('support', () => {
     await page.locator('.ticket-view .status-closed').waitFor();
     await shot(page, 'ticket-customer-view');
     expect(errors).toEqual([]);
+  });
+
+  it('a customer asks about an order from its page; the ticket and the queue name the order by its number and link to it', { timeout: 180_000 }, async () => {
+    // A pending order of the customer's, made through the API (the shop's own browser test buys in the browser).
+    const operator = await rootToken();
+    const product = await api('POST', '/api/manage/product/create', { kind: 'storage', name_zh: `工单存储 ${tag}`, name_en: `Ticket storage ${tag}`, price: 900, storage_size: 256 * 1024 ** 2, period_months: 1 }, operator);
+    expect(product.code).toBe(0);
+    const order = await api('POST', '/api/admin/order/create', { product_id: product.data.id, pay_with: 'later' }, customer.token);
+    expect(order.code).toBe(0);
+    const { number } = order.data as { number: string };
+
+    const { page, errors } = await signedInCustomer();
+    // The dashboard's recent orders name it by its number and lead to its page.
+    await page.locator('.recent-orders .order-number', { hasText: number }).click();
+    await page.waitForURL(new RegExp(`/admin/order/view\\?id=${order.data.id}$`));
+    await expect(page.locator('.view-order').textContent()).resolves.toContain(number);
+    await page.locator('.ask-about-order').click();
+    await page.waitForURL(/\/admin\/ticket\/create\?source=/);
+    // The form is filled in: about this order, billing, a subject naming its number.
+    await expect.poll(() => page.locator('input[name=subject]').inputValue()).toBe(`关于订单 ${number} 的问题`);
+    await expect.poll(() => page.locator('.ra-input-link_type').textContent()).toContain('订单');
+    await expect.poll(() => page.locator('.ra-input-link_id input').inputValue()).toBe(number);
+    await page.locator('textarea[name=message]').fill('I was charged twice for this order?');
+    await shot(page, 'ticket-create-about-order');
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.waitForURL(/\/admin\/ticket$/);
+    await page.locator('tr', { hasText: `关于订单 ${number} 的问题` }).locator('td').nth(2).click();
+    await page.waitForURL(/\/admin\/ticket\/view\?id=\d+$/);
+    const aboutOrder = new URL(page.url()).searchParams.get('id')!;
+    const chip = page.locator('.ticket-link-order');
+    await expect(chip.textContent()).resolves.toBe(`订单: ${number}`);
+    await shot(page, 'ticket-about-order');
+    await chip.click();
+    await page.waitForURL(new RegExp(`/admin/order/view\\?id=${order.data.id}$`));
+    // Open on the dashboard too.
+    await page.goto('/admin');
+    await page.locator('.open-tickets', { hasText: `关于订单 ${number} 的问题` }).waitFor();
+    expect(errors).toEqual([]);
+
+    const staff = await signedInOperator();
+    await staff.page.goto(`/manage/ticket/view?id=${aboutOrder}`);
+    const operatorChip = staff.page.locator('.ticket-link-order');
+    await expect(operatorChip.textContent()).resolves.toBe(`订单: ${number}`);
+    await shot(staff.page, 'ticket-operator-about-order');
+    await operatorChip.click();
+    await staff.page.waitForURL(new RegExp(`/manage/order/view\\?id=${order.data.id}$`));
+    await expect(staff.page.locator('.view-order').textContent()).resolves.toContain(number);
+    expect(staff.errors).toEqual([]);
   });
 
   it.each(['zh', 'en'] as const)('screenshots in %s: the customer’s list and conversation, the queue and the operator’s view, the dashboards', async (lang) => {
