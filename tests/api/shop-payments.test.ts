@@ -51,7 +51,8 @@ async function cardOrder(customer?: CustomerSession, product?: { id: number }) {
 }
 
 /** The order-paid mail's subject, in either language. */
-const paidMail = (id: number) => new RegExp(`(order|订单) ${id} `);
+// The paid mail names the order by its number.
+const paidMail = (number: string) => new RegExp(`(order|订单) ${number} `);
 const orderOf = async (id: number) => t.services.db.selectFrom('shop_order').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const blocksOf = async (orderId: number) => t.services.db.selectFrom('storage').select('id').where('order_id', '=', orderId).execute();
 const fulfilments = async (orderId: number) =>
@@ -81,7 +82,7 @@ describe('Stripe Checkout', () => {
     const history = await t.get('/api/admin/order/history', { id: order.id }, { token: customer.token });
     expect(history.data.history.map((h: { to_status: string; actor_type: string }) => `${h.to_status}/${h.actor_type}`)).toEqual(['pending_payment/customer', 'paid/provider', 'fulfilled/system']);
     expect(history.data.payments).toMatchObject([{ provider: 'stripe', status: 'paid', amount: 1200, currency: 'CNY' }]);
-    expect((await t.outbox()).filter((m) => m.to === customer.email && paidMail(order.id).test(m.subject))).toHaveLength(1);
+    expect((await t.outbox()).filter((m) => m.to === customer.email && paidMail(order.number).test(m.subject))).toHaveLength(1);
   });
 
   it('When the same paid notice arrives 5 times in a row and 20 times at once, then the order is fulfilled once', async () => {
@@ -105,7 +106,7 @@ describe('Stripe Checkout', () => {
       expect(await blocksOf(order.id)).toHaveLength(1);
       expect(await fulfilments(order.id)).toHaveLength(1);
       expect((await t.post('/api/admin/storage/summary', {}, { token: customer.token })).data.capacity).toBe(GiB);
-      expect((await t.outbox()).filter((m) => m.to === customer.email && paidMail(order.id).test(m.subject))).toHaveLength(1);
+      expect((await t.outbox()).filter((m) => m.to === customer.email && paidMail(order.number).test(m.subject))).toHaveLength(1);
     }
   });
 

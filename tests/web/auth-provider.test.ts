@@ -74,14 +74,19 @@ describe('customer auth provider', () => {
   });
 
   it('checkError resets the session on code 20000 and ignores other errors', async () => {
-    const { auth } = make();
+    const { auth } = make({ '/api/admin/login/login': signedIn, '/api/admin/login/logout': null });
     customerSession.set({ id: 9, email: 'c@example.com', is_verified: 1, token: 'tok-9' });
     await expect(auth.checkError({ status: 404, body: { code: 40400 } })).resolves.toBeUndefined();
     expect(customerSession.isLoggedIn()).toBe(true);
     await expect(auth.checkError(new ApiError(20000, 'error.session', 401))).rejects.toMatchObject({ redirectTo: '/login?session_ended=1' });
     expect(customerSession.isLoggedIn()).toBe(false);
-    // react-admin then logs out: the sign-in page it goes to says why, once.
+    // react-admin then logs out, and the page's other failed calls and checks send the visitor to
+    // the sign-in page again: each time, it still says why (until the next sign-in).
     await expect(auth.logout({})).resolves.toBe('/login?session_ended=1');
+    await expect(auth.logout({})).resolves.toBe('/login?session_ended=1');
+    await expect(auth.checkAuth({})).rejects.toMatchObject({ redirectTo: '/login?session_ended=1' });
+    // Signed in again, a sign-out of their own is a plain one.
+    await auth.login({ email: 'c@example.com', password: 'pw-123456' });
     await expect(auth.logout({})).resolves.toBe('/login');
   });
 
