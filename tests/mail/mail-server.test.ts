@@ -376,6 +376,23 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect(await stack.doveadmAuth(address('solo', names.plain), PASSWORD)).toBe(false);
   });
 
+  it('When the storage a mailbox needs ends, then the mailbox keeps receiving and logging in, and only new or larger quotas are refused', async () => {
+    // A second block of 64 MiB makes room for a 60 MiB mailbox (the first block holds 19 MiB of quotas).
+    const block = await ok('/api/manage/storage/create', { owner_id: ids.customer, size: 64 * MiB, label: 'ends' }, operatorToken);
+    const big = await ok('/api/admin/email/create', { domain_id: ids.domain, local_part: 'big', password: PASSWORD, quota: 60 * MiB, name: 'big' });
+    await ok('/api/manage/storage/end', { id: block.id, reason: 'mail suite: the block ends' }, operatorToken);
+    const summary = await ok('/api/admin/storage/summary');
+    expect(summary.capacity).toBe(64 * MiB);
+    // Over capacity now: nothing is taken away, mail still arrives over SMTP and is read over IMAP.
+    expect((await send(address('big'), `after expiry ${tag}`)).accepted).toBe(true);
+    await readInbox(stack.ports.imap, address('big'), `after expiry ${tag}`);
+    expect(await stack.doveadmAuth(address('big'), PASSWORD)).toBe(true);
+    // New or larger quotas are refused; a smaller one is allowed even while still over (19 + 50 > 64 MiB).
+    expect((await api('/api/admin/email/create', { domain_id: ids.domain, local_part: 'more', password: PASSWORD, quota: MiB })).code).toBe(40900);
+    expect((await api('/api/admin/email/update', { id: big.id, quota: 61 * MiB })).code).toBe(40900);
+    await ok('/api/admin/email/update', { id: big.id, quota: 50 * MiB });
+  });
+
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).
   if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage, OpenDKIM reads only keys', async () => {
     const as = async (role: string, text: string) => {
