@@ -159,7 +159,7 @@ export async function acceptInvitation(ctx: CallContext, input: { token: string;
     // Domains the customer has removed since the invitation are left out.
     await setTeamDomains(trx, created.id, await ownDomainIds(trx, ownerId, JSON.parse(invitation.domain_ids) as number[]));
     const asMember: CustomerActor = { kind: 'customer', sessionId: 0, accountId: created.id, customerId: ownerId, isOwner: false, email: created.email, isVerified: true };
-    await audit(trx, { ...ctx, actor: asMember }, { action: 'accept_invitation', targetType: 'team_member', targetId: created.id, userId: ownerId, after: { email: created.email, username: created.username } });
+    await audit(trx, { ...ctx, actor: asMember }, { action: 'accept_invitation', targetType: 'team_invitation', targetId: invitation.id, userId: ownerId, after: { email: created.email, username: created.username } });
     return created;
   });
   return signIn(ctx, member, 'invitation');

@@ -4,7 +4,7 @@
  * own, see extensions.ts); the server's field errors appear beside the fields (pessimistic saving).
  */
 import { inlineErrorsOnly } from '../area/forms';
-import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess } from 'react-admin';
+import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess, useNotify, useRedirect, type RaRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { Screen } from './registry';
 import { allows } from './registry';
@@ -52,6 +52,8 @@ function Actions({ screen, mode }: { screen: Screen; mode: FormMode }) {
 
 /** /create always creates; /update edits the record of ?id= (or says it is not there). */
 export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode }) {
+  const notify = useNotify();
+  const redirect = useRedirect();
   const [search] = useSearchParams();
   const id = search.get('id');
   const form = (mode: FormMode) => (
@@ -70,9 +72,17 @@ export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode })
       </RecordPage>
     );
   }
-  const afterCreate = extensionOf(screen).afterCreate;
+  const { afterCreate, created } = extensionOf(screen);
+  // A resource's own word for "saved" replaces react-admin's, then the page goes where it would have.
+  const onSuccess = created
+    ? (data: RaRecord) => {
+        const said = created(data);
+        notify(said.message, { type: 'info', messageArgs: said.args });
+        redirect(afterCreate ?? 'list', screen.name, data.id, data);
+      }
+    : undefined;
   return (
-    <Create redirect={afterCreate ?? 'list'} actions={<Actions screen={screen} mode="create" />}>
+    <Create redirect={afterCreate ?? 'list'} mutationOptions={onSuccess ? { onSuccess } : undefined} actions={<Actions screen={screen} mode="create" />}>
       {form('create')}
     </Create>
   );

@@ -70,7 +70,7 @@ describe('inviting a member', () => {
     const story = log.filter((e: { action: string }) => e.action === 'invite' || e.action === 'accept_invitation');
     expect(story).toMatchObject([
       { action: 'invite', actor_type: 'customer', target_type: 'team_invitation', after: { email, username: 'Bob' } },
-      { action: 'accept_invitation', actor_type: 'team_member', actor_id: accepted.data.id, target_type: 'team_member', target_id: accepted.data.id },
+      { action: 'accept_invitation', actor_type: 'team_member', actor_id: accepted.data.id, target_type: 'team_invitation', target_id: story[0].target_id },
     ]);
   });
 
