@@ -45,7 +45,8 @@ export async function teamMemberOf(t: TestApp, customer: Pick<CustomerSession, '
   const password = 'member-pass-1';
   const invited = await t.post('/api/admin/user/create', { email, username: 'Member', ...invitation }, { token: customer.token });
   if (invited.code !== 0) throw new Error(`member invitation failed: ${JSON.stringify(invited)}`);
-  const accepted = await t.post('/api/admin/login/accept_invitation', { token: await t.invitationToken(email), password }, { ip: someIp() });
+  const invitationToken = await t.invitationToken(email);
+  const accepted = await t.post('/api/admin/login/accept_invitation', { token: invitationToken, password }, { ip: someIp() });
   if (accepted.code !== 0) throw new Error(`invitation acceptance failed: ${JSON.stringify(accepted)}`);
-  return { id: accepted.data.id as number, email, password, token: accepted.data.token as string };
+  return { id: accepted.data.id as number, email, password, token: accepted.data.token as string, invitationToken };
 }
