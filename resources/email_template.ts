@@ -21,6 +21,8 @@ export const templateKeys = [
   'ticket_reply', 'ticket_closed', 'ticket_new', 'ticket_customer_reply',
   // Guest message replies (issue 14)
   'guest_reply',
+  // Team-member invitations (issue 8): the link, or (for an address with an account) a notice instead
+  'team_invitation', 'team_invitation_exists',
 ] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 

@@ -19,8 +19,10 @@ import { points } from './points.js';
 // Support (tickets)
 import { cannedReply } from './canned_reply.js';
 import { ticket } from './ticket.js';
+// Team-member invitations (issue 8)
+import { teamInvitation } from './team_invitation.js';
 
-export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage,
+export const resources = [operator, customer, teamMember, teamInvitation, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage,
   // Shop.
   product, activity, order, points,
   // Support (tickets)
@@ -33,4 +35,6 @@ export { alias, aliasDomain, domain, mailbox, storage };
 export { activity, order, points, product };
 // Support (tickets)
 export { cannedReply, ticket };
+// Team-member invitations (issue 8)
+export { teamInvitation };
 export * from './define.js';

@@ -50,6 +50,9 @@ const en = {
     ticket_closed: 'This ticket was closed more than %{days} days ago. Please open a new ticket.',
     ticket_answered: 'Support has already answered this ticket; close it instead of deleting it.',
     attachment_too_large: 'The file %{name} is too large: at most %{max} bytes.',
+    // Team-member invitations (issue 8)
+    invitation_invalid: 'This invitation link is wrong, used, revoked or expired. Ask whoever invited you to send a new one.',
+    invitation_address_taken: 'This address has a Maildesk account of its own by now, so the invitation cannot make another. Sign in with it, or ask to be invited with another address.',
   },
   validation: {
     required: 'Required',
@@ -185,6 +188,9 @@ const zh: ServerMessages = {
     ticket_closed: '该工单已关闭超过 %{days} 天，请提交新工单。',
     ticket_answered: '客服已回复该工单，请关闭工单而不是删除。',
     attachment_too_large: '文件 %{name} 过大：最多 %{max} 字节。',
+    // Team-member invitations (issue 8)
+    invitation_invalid: '该邀请链接无效、已使用、已撤销或已过期。请让邀请您的人重新发送。',
+    invitation_address_taken: '该邮箱现已拥有自己的 Maildesk 账户，因此无法通过邀请再创建一个。请用它登录，或请对方邀请您的其他邮箱。',
   },
   validation: {
     required: '必填',

@@ -30,6 +30,8 @@ import type { Services } from './services.js';
 // Shop.
 import { shopCalls } from './shop/calls.js';
 import { stripeWebhook } from './shop/webhook.js';
+// Team-member invitations (issue 8)
+import { teamInvitationCalls } from './team/calls.js';
 
 export const version = '0.1.0';
 
@@ -79,6 +81,8 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     // Mail-client settings and guest-message replies (issue 14)
     ...mailClientCalls,
     ...guestReplyCalls,
+    // Team-member invitations (issue 8)
+    ...teamInvitationCalls,
     ...serverResources.flatMap(({ declaration, behaviour }) => resourceCalls(declaration, behaviour)),
   ]);
 

@@ -25,6 +25,8 @@ const RegisterPage = lazy(() => import('./public/RegisterPage').then((m) => ({ d
 const ForgotPasswordPage = lazy(() => import('./public/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
 const OperatorLoginPage = lazy(() => import('./public/OperatorLoginPage').then((m) => ({ default: m.OperatorLoginPage })));
 const VerifyPage = lazy(() => import('./public/VerifyPage').then((m) => ({ default: m.VerifyPage })));
+// Team-member invitations (issue 8)
+const AcceptInvitationPage = lazy(() => import('./public/AcceptInvitationPage').then((m) => ({ default: m.AcceptInvitationPage })));
 const DialogHost = lazy(() => import('./dialogs/DialogHost').then((m) => ({ default: m.DialogHost })));
 
 let dialogsUsed = false;
@@ -69,6 +71,7 @@ export function App() {
             <Route path="/forgot_password" element={<ForgotPasswordPage />} />
             <Route path="/login-manage" element={<OperatorLoginPage />} />
             <Route path="/verify" element={<VerifyPage />} />
+            <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/404" element={<NotFoundPage />} />
           </Route>
           <Route path="*" element={<Navigate to="/404" replace />} />

@@ -56,6 +56,11 @@ export interface ResourceBehaviour {
   check?(change: Change, ctx: WriteContext): Promise<void> | void;
   /** Consequences inside the same transaction (revoke sessions, …). */
   after?(change: Change & { after?: Row }, ctx: WriteContext): Promise<void> | void;
+  /**
+   * A create call of its own instead of inserting the record (team members are invited, not
+   * made): its input, summary and work. Path and access still come from the declaration.
+   */
+  create?: { summary: string; input: z.ZodType; handler(input: any, ctx: CallContext): Promise<unknown> };
 }
 
 export const idInput = z.object({ id: idSchema });
@@ -110,6 +115,11 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
           );
           break;
         case 'create':
+          if (behaviour.create) {
+            const own = behaviour.create;
+            calls.push(defineCall({ ...base, method: 'POST', summary: withNotes(own.summary, config.notes?.create), input: own.input, handler: own.handler }));
+            break;
+          }
           calls.push(
             defineCall({
               ...base,

@@ -20,6 +20,8 @@ import { support } from './migrations/0006_support.js';
 import { guestMessageReplies } from './migrations/0009_guest_message_replies.js';
 // Search indexes for the shop's and support's columns
 import { searchShopSupport } from './migrations/0011_search_shop_support.js';
+// Team-member invitations (issue 8)
+import { teamInvitations } from './migrations/0012_team_invitations.js';
 // Order numbers for people (links to orders)
 import { orderNumber } from './migrations/0014_order_number.js';
 
@@ -46,6 +48,8 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0009_guest_message_replies': guestMessageReplies(dialect),
     // Search indexes for the shop's and support's columns
     '0011_search_shop_support': searchShopSupport(dialect),
+    // Team-member invitations (issue 8)
+    '0012_team_invitations': teamInvitations(dialect),
     // Order numbers for people (links to orders)
     '0014_order_number': orderNumber(dialect),
   };

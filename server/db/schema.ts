@@ -219,6 +219,20 @@ export interface TeamMemberDomainRow {
   domain_id: number;
 }
 
+// Team-member invitations (issue 8)
+export interface TeamInvitationRow {
+  id: Id;
+  owner_id: number;
+  email: string;
+  username: Generated<string>;
+  /** JSON list of domain ids. */
+  domain_ids: Generated<string>;
+  token_hash: string;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 // Durable jobs (SQLite; PostgreSQL's are in pg-boss's schema)
 export type JobState = 'queued' | 'active' | 'done' | 'failed';
 export interface JobRow {
@@ -447,6 +461,8 @@ export interface Database {
   alias_domain: AliasDomainRow;
   storage: StorageRow;
   team_member_domain: TeamMemberDomainRow;
+  // Team-member invitations (issue 8)
+  team_invitation: TeamInvitationRow;
   // Durable jobs
   job: JobRow;
   // Shop (products, promotions, orders, payments, points).

@@ -25,6 +25,8 @@ export const housekeeping = defineSchedule({
     await db.deleteFrom('session').where('revoked_at', '<=', daysAgo(1)).execute();
     // Codes past their 10 minutes (used ones too): a day's grace so that support can see one.
     await db.deleteFrom('verify_code').where('expires_at', '<=', daysAgo(1)).execute();
+    // Team invitations never accepted, a month after their link ended (accepted ones stay: how a member came).
+    await db.deleteFrom('team_invitation').where('expires_at', '<=', daysAgo(30)).where('accepted_at', 'is', null).execute();
     // Finished send-log entries older than MAIL_LOG_RETENTION_DAYS; pending ones wait for their job.
     await db.deleteFrom('email_send_log').where('created_at', '<', daysAgo(config.mailLogRetentionDays)).where('status', '!=', 'pending').execute();
     if (dialect === 'sqlite') {

@@ -173,4 +173,25 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '{{name}}，您好：\n\n{{reply}}\n\n--\n您于 {{written_at}} 的留言：\n{{original}}\n\nMaildesk',
     },
   },
+  // Team-member invitations (issue 8)
+  team_invitation: {
+    en: {
+      subject: '{{inviter}} invites you to manage e-mail on Maildesk',
+      body: 'Hello,\n\n{{inviter}} invites you to join their Maildesk account as a team member, with the address {{email}}.\n\nTo accept, choose your password at {{url}}/accept-invitation?token={{token}}\nThe link is valid for {{days}} days and can be used once.\n\nIf you do not know {{inviter}} or do not want to join, ignore this message: nothing happens without you.\n\nMaildesk',
+    },
+    zh: {
+      subject: '{{inviter}} 邀请您在 Maildesk 管理邮箱',
+      body: '您好：\n\n{{inviter}} 邀请您以 {{email}} 作为团队成员加入其 Maildesk 账户。\n\n如需接受邀请，请在 {{url}}/accept-invitation?token={{token}} 设置您的密码。\n该链接 {{days}} 天内有效，仅可使用一次。\n\n如果您不认识 {{inviter}} 或不想加入，请忽略本邮件，不会有任何变化。\n\nMaildesk',
+    },
+  },
+  team_invitation_exists: {
+    en: {
+      subject: '{{inviter}} invites you to manage e-mail on Maildesk',
+      body: 'Hello,\n\n{{inviter}} invited {{email}} to join their Maildesk account as a team member. This address already has a Maildesk account, so the invitation cannot be accepted with it and nothing was changed.\n\nIf you want to join, ask {{inviter}} to invite another of your addresses. You can sign in to your account at {{url}}/login, or reset its password at {{url}}/forgot_password.\n\nIf you do not know {{inviter}}, no action is needed.\n\nMaildesk',
+    },
+    zh: {
+      subject: '{{inviter}} 邀请您在 Maildesk 管理邮箱',
+      body: '您好：\n\n{{inviter}} 邀请 {{email}} 以团队成员身份加入其 Maildesk 账户。该邮箱已有 Maildesk 账户，因此无法用它接受邀请，也没有做任何更改。\n\n如果您想加入，请让 {{inviter}} 邀请您的其他邮箱。您可以在 {{url}}/login 登录现有账户，或在 {{url}}/forgot_password 重置密码。\n\n如果您不认识 {{inviter}}，无需任何操作。\n\nMaildesk',
+    },
+  },
 };

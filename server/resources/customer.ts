@@ -1,4 +1,9 @@
+import { z } from 'zod';
+import { fieldSchema } from '../../resources/define.js';
+import { teamMember } from '../../resources/team_member.js';
+import type { CallContext } from '../core/calls.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { invite } from '../team/invitations.js';
 import { hashGivenPassword, revokeOnLockout } from './accounts.js';
 import { teamDomainsBehaviour } from './team-domains.js';
 
@@ -7,12 +12,16 @@ export const customerBehaviour: ResourceBehaviour = {
   after: revokeOnLockout('customer'),
 };
 
+const { email, username, domain_ids } = teamMember.fields;
+
 export const teamMemberBehaviour: ResourceBehaviour = {
-  prepare: hashGivenPassword,
-  toRow(_input, change) {
-    // The customer vouches for a member's address; members use the customer's storage settings.
-    return change.op === 'create' ? { is_verified: 1, storage_max: 0 } : {};
+  // Members are invited, not made: the invitee chooses the password (server/team/invitations.ts).
+  create: {
+    summary: 'Invite a team member',
+    input: z.object({ email: fieldSchema(email), username: fieldSchema(username).optional(), domain_ids: fieldSchema(domain_ids).optional() }),
+    handler: (input, ctx) => invite(ctx as CallContext<'customer'>, input),
   },
+  prepare: hashGivenPassword,
   check: teamDomainsBehaviour.check,
   async after(change, ctx) {
     await teamDomainsBehaviour.after(change, ctx);

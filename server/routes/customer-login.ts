@@ -53,8 +53,9 @@ export const guessedOwner = (account: Account): GuessedOwner => ({
 /**
  * Starts a session (the spec's `user`: id, email, is_verified, token) for an account that may
  * sign in. A code read from the mailbox also proves the address: the account becomes verified.
+ * (So does an accepted team invitation, whose member is made verified.)
  */
-async function signIn(ctx: CallContext, account: Account, how: 'password' | 'verify' | 'code') {
+export async function signIn(ctx: CallContext, account: Account, how: 'password' | 'verify' | 'code' | 'invitation') {
   const { db, config } = ctx.services;
   if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
   if (how !== 'password' && !account.is_verified) {

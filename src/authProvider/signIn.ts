@@ -23,6 +23,8 @@ export function customerSignIn(publicApi: HttpClient, session: SessionStore<Cust
     withPassword: (params: { email: string; password: string }) => signIn('login', params),
     withCode: (params: { email: string; code: string }) => signIn('login_by_verify_code', params),
     verify: (params: { email: string; code: string }) => signIn('verify', params),
+    /** A team invitation's link token and the invitee's own password: the member is made and signed in. */
+    acceptInvitation: (params: { token: string; password: string }) => signIn('accept_invitation', params),
   };
 }
 

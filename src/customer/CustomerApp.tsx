@@ -3,6 +3,7 @@ import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import DnsIcon from '@mui/icons-material/Dns';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
 import GroupIcon from '@mui/icons-material/Group';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import HistoryIcon from '@mui/icons-material/History';
 import MailIcon from '@mui/icons-material/Mail';
 import StorageIcon from '@mui/icons-material/Storage';
@@ -28,6 +29,7 @@ export default areaAdmin({
   authProvider: createCustomerAuthProvider({ api: customerApi, publicApi, screens: area.screens }),
   icons: {
     admin: GroupIcon,
+    team_invitation: GroupAddIcon,
     log: HistoryIcon,
     domain: DnsIcon,
     email: MailIcon,

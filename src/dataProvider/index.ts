@@ -16,6 +16,8 @@ export type Translate = (key: string, options?: Record<string, unknown>) => stri
 export interface AreaDataProvider extends DataProvider {
   /** Any other call of the area, e.g. call('POST', 'me/info'). */
   call<T = unknown>(method: 'GET' | 'POST', path: string, params?: Params): Promise<T>;
+  /** A resource's create whose answer is not the new record (a team invitation), answered as it is. */
+  createCall<T = Record<string, unknown>>(resource: string, data: Record<string, unknown>): Promise<T>;
   /** A call of the area posted as a form with files (the multipart variant), e.g. ticket/append_message. */
   upload<T = unknown>(path: string, params: Params, files: File[]): Promise<T>;
 }
@@ -87,6 +89,14 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
     return send<RaRecord>('POST', `${screen.apiBase}/update`, { ...changes, id });
   };
   const remove = (resource: string, id: Identifier) => send('POST', `${screenOf(resource).apiBase}/delete`, { id });
+  const create = <T,>(resource: string, data: Record<string, unknown>) => {
+    const screen = screenOf(resource);
+    const files = filesOf(data);
+    const params = changedFields(screen, data);
+    delete params.attachments;
+    const form = files.length ? formOf(params, files) : undefined;
+    return send<T>('POST', `${screen.apiBase}/create`, params, form);
+  };
 
   return {
     async getList(resource, params) {
@@ -107,13 +117,9 @@ export function createDataProvider(options: { area: 'admin' | 'manage'; screens:
       return { data: answer.list, total: answer.total, ...metaOf(answer) };
     },
     async create(resource, { data }) {
-      const screen = screenOf(resource);
-      const files = filesOf(data);
-      const params = changedFields(screen, data);
-      delete params.attachments;
-      const form = files.length ? formOf(params, files) : undefined;
-      return { data: await send<RaRecord>('POST', `${screen.apiBase}/create`, params, form) };
+      return { data: await create<RaRecord>(resource, data) };
     },
+    createCall: create,
     async update(resource, { id, data, previousData }) {
       return { data: await update(resource, id, data, previousData) };
     },

@@ -55,6 +55,13 @@ export const appEn = {
       submit: 'Set new password',
       done: 'Your password was changed. Please sign in with the new one.',
     },
+    // Team-member invitations (issue 8)
+    accept_invitation: {
+      title: 'Join the team',
+      intro: 'You were invited to manage e-mail as a team member. Choose the password you will sign in with.',
+      submit: 'Accept and sign in',
+      no_token: 'This page needs the link from your invitation e-mail. Open that link, or ask whoever invited you to send it again.',
+    },
     manage_login: {
       title: 'Operator sign-in',
     },
@@ -213,6 +220,14 @@ export const appEn = {
     },
     team: {
       domains_hint: 'The member manages only these domains and their mailboxes and aliases.',
+      // Team-member invitations (issue 8)
+      invite_hint: 'We e-mail an invitation to this address; the member chooses their own password when accepting it.',
+      invitation_sent: 'Invitation sent to %{email}',
+      pending_count: '%{smart_count} invitation is waiting to be accepted |||| %{smart_count} invitations are waiting to be accepted',
+      pending_hint: 'Invitations waiting to be accepted. A link is valid for 7 days; resend one to give a new link, or delete it to revoke it.',
+      resend: 'Resend',
+      resent: 'Invitation sent again to %{email}',
+      expired: 'Expired',
     },
     storage: {
       title: 'Mail capacity',
@@ -422,6 +437,10 @@ export const appEn = {
         reply: 'replied to',
         handled: 'marked as handled',
         reopen: 'reopened',
+        // Team-member invitations (issue 8)
+        invite: 'sent',
+        resend: 'resent',
+        accept_invitation: 'accepted',
       },
       target: { user: 'account', operator: 'operator account' },
     },
@@ -442,6 +461,8 @@ export const appEn = {
       ticket_closed: 'Ticket closed',
       ticket_new: 'New ticket (to operators)',
       ticket_customer_reply: 'Customer replied (to operators)',
+      team_invitation: 'Team invitation',
+      team_invitation_exists: 'Team invitation to an existing account',
     },
     first_steps: {
       title: 'First steps',

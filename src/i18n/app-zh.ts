@@ -57,6 +57,13 @@ export const appZh: AppMessages = {
       submit: '设置新密码',
       done: '密码已修改，请使用新密码登录。',
     },
+    // Team-member invitations (issue 8)
+    accept_invitation: {
+      title: '加入团队',
+      intro: '您受邀以团队成员身份管理邮箱。请设置您登录时使用的密码。',
+      submit: '接受邀请并登录',
+      no_token: '此页面需要邀请邮件中的链接。请打开该链接，或请邀请您的人重新发送。',
+    },
     manage_login: {
       title: '管理员登录',
     },
@@ -215,6 +222,14 @@ export const appZh: AppMessages = {
     },
     team: {
       domains_hint: '该成员只能管理这些域名及其邮箱和别名。',
+      // Team-member invitations (issue 8)
+      invite_hint: '我们会向该邮箱发送邀请；成员在接受邀请时自行设置密码。',
+      invitation_sent: '已向 %{email} 发送邀请',
+      pending_count: '%{smart_count} 个邀请等待接受',
+      pending_hint: '等待接受的邀请。链接 7 天内有效；重新发送可获得新链接，删除即撤销邀请。',
+      resend: '重新发送',
+      resent: '已重新向 %{email} 发送邀请',
+      expired: '已过期',
     },
     storage: {
       title: '邮箱容量',
@@ -424,6 +439,10 @@ export const appZh: AppMessages = {
         reply: '回复了',
         handled: '标记为已处理：',
         reopen: '重新打开了',
+        // Team-member invitations (issue 8)
+        invite: '发送了',
+        resend: '重新发送了',
+        accept_invitation: '接受了',
       },
       target: { user: '账户', operator: '管理员账户' },
     },
@@ -444,6 +463,8 @@ export const appZh: AppMessages = {
       ticket_closed: '工单已关闭',
       ticket_new: '新工单（通知管理员）',
       ticket_customer_reply: '客户回复（通知管理员）',
+      team_invitation: '团队邀请',
+      team_invitation_exists: '团队邀请（邮箱已有账户）',
     },
     first_steps: {
       title: '新手指引',

@@ -52,6 +52,18 @@ const en: ResourceTexts = {
       updated_at: 'Updated',
     },
   },
+  // Team-member invitations (issue 8)
+  team_invitation: {
+    name: 'Invitation |||| Invitations',
+    fields: {
+      id: 'ID',
+      email: 'E-mail',
+      username: 'Name',
+      domain_ids: 'Domains',
+      expires_at: 'Link valid until',
+      created_at: 'Invited',
+    },
+  },
   log: {
     name: 'Log entry |||| Activity log',
     fields: {
@@ -367,6 +379,18 @@ const zh: ResourceTexts = {
       last_login_at: '最近登录',
       created_at: '添加时间',
       updated_at: '更新时间',
+    },
+  },
+  // Team-member invitations (issue 8)
+  team_invitation: {
+    name: '团队邀请',
+    fields: {
+      id: 'ID',
+      email: '邮箱',
+      username: '名称',
+      domain_ids: '可管理的域名',
+      expires_at: '链接有效期至',
+      created_at: '邀请时间',
     },
   },
   log: {

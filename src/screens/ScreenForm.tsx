@@ -4,7 +4,9 @@
  * own, see extensions.ts); the server's field errors appear beside the fields (pessimistic saving).
  */
 import { inlineErrorsOnly } from '../area/forms';
-import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess } from 'react-admin';
+import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess, useDataProvider, useNotify, useRedirect } from 'react-admin';
+import type { AreaDataProvider } from '../dataProvider';
+import { submitCall } from '../area/formCall';
 import { useSearchParams } from 'react-router-dom';
 import type { Screen } from './registry';
 import { allows } from './registry';
@@ -52,10 +54,27 @@ function Actions({ screen, mode }: { screen: Screen; mode: FormMode }) {
 
 /** /create always creates; /update edits the record of ?id= (or says it is not there). */
 export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode }) {
+  const dataProvider = useDataProvider<AreaDataProvider>();
+  const notify = useNotify();
+  const redirect = useRedirect();
   const [search] = useSearchParams();
   const id = search.get('id');
+  const { afterCreate, created } = extensionOf(screen);
+  // A create that answers no record of the resource is posted as a call: react-admin would take its answer for the new record.
+  const createAsCall =
+    mode === 'create' && created
+      ? (values: Record<string, unknown>) =>
+          submitCall(
+            () => dataProvider.createCall(screen.name, values),
+            (answer) => {
+              const said = created(answer);
+              notify(said.message, { type: 'info', messageArgs: said.args });
+              redirect(afterCreate ?? 'list', screen.name, undefined, answer);
+            },
+          )
+      : undefined;
   const form = (mode: FormMode) => (
-    <SimpleForm {...inlineErrorsOnly} toolbar={<FormToolbar screen={screen} mode={mode} />} maxWidth={640} className={`form-${screen.name}`}>
+    <SimpleForm {...inlineErrorsOnly} onSubmit={createAsCall} toolbar={<FormToolbar screen={screen} mode={mode} />} maxWidth={640} className={`form-${screen.name}`}>
       <Inputs screen={screen} mode={mode} />
     </SimpleForm>
   );
@@ -70,7 +89,6 @@ export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode })
       </RecordPage>
     );
   }
-  const afterCreate = extensionOf(screen).afterCreate;
   return (
     <Create redirect={afterCreate ?? 'list'} actions={<Actions screen={screen} mode="create" />}>
       {form('create')}

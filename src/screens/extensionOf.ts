@@ -4,7 +4,7 @@ import { aliasDomainScreens } from '../aliasDomains';
 import { domainScreens } from '../domains';
 import { mailboxScreens } from '../mailboxes';
 import { storageScreens } from '../storage';
-import { teamScreens } from '../team';
+import { invitationScreens, teamScreens } from '../team';
 // Shop.
 import { activityScreens, customerShopScreens, orderScreens, pointsScreens, productScreens } from '../shop';
 // Support (tickets)
@@ -21,6 +21,7 @@ const extensions: Record<string, ScreenExtension> = {
   alias_domain: aliasDomainScreens,
   storage: storageScreens,
   team_member: teamScreens,
+  team_invitation: invitationScreens,
   // Shop.
   product: productScreens,
   activity: activityScreens,

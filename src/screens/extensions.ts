@@ -41,6 +41,12 @@ export interface ScreenExtension {
   listTop?: ComponentType<{ screen: Screen }>;
   /** Below the form on the update page (the record's context is available). */
   updatePanel?: ComponentType<{ screen: Screen }>;
+  /**
+   * For a create call that answers no record of the resource (a team member is invited: the
+   * answer is the invitation): the form posts it as a call, then says this instead of "created"
+   * ("Invitation sent to …") and goes where afterCreate says.
+   */
+  created?: (answer: Record<string, unknown>) => { message: string; args?: Record<string, unknown> };
   /** Where a new record's page goes after saving (e.g. a domain to its DNS instructions); the list by default. */
   afterCreate?: (resource?: string, id?: unknown, data?: Record<string, unknown>) => string;
   /** Buttons in the view page's top bar (the record's context is available). */

@@ -183,7 +183,7 @@ describe('no secrets', () => {
 
     // Team members, customers and operators made and changed with passwords.
     const member = await teamMemberOf(t, { ...customer, token: session.data.token });
-    secrets.push(member.password, member.token);
+    secrets.push(member.password, member.token, member.invitationToken);
     await t.post('/api/admin/user/update', { id: member.id, password: 'member-secret-2' }, { token: session.data.token });
     secrets.push('member-secret-2');
     const made = await t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'operator-made-secret' }, { token: root });
@@ -267,7 +267,7 @@ describe('who sees what', () => {
     expect(actorsA).toContain(a.email);
     expect(actorsA).toContain(memberA.email);
     expect(actorsA).not.toContain(b.email);
-    expect(listA.data.list.map((e: Entry) => e.action)).toEqual(expect.arrayContaining(['register', 'verify', 'login', 'create', 'update_username']));
+    expect(listA.data.list.map((e: Entry) => e.action)).toEqual(expect.arrayContaining(['register', 'verify', 'login', 'invite', 'accept_invitation', 'update_username']));
 
     // Asking for B's entries by filter or by id finds nothing.
     expect((await t.post('/api/admin/log/list', { filter: { user_id: b.id } }, { token: a.token })).data.total).toBe(0);

@@ -55,7 +55,18 @@ export async function buildFixture(t: TestApp) {
     },
     newEmail: () => uniqueEmail('matrix'),
     newName: () => `m${crypto.randomBytes(5).toString('hex')}`,
-    teamMemberOfA: () => created(t.post('/api/admin/user/create', { email: uniqueEmail('member'), password: 'member-pass-1' }, { token: accounts.customerA.token }), 'team member'),
+    teamMemberOfA: async () => (await teamMemberOf(t, accounts.customerA)).id,
+    // Team-member invitations (issue 8): a pending one of A's, and a link to accept one.
+    invitationOfA: async () => {
+      const reply = await t.post('/api/admin/user/create', { email: uniqueEmail('invited') }, { token: accounts.customerA.token });
+      if (reply.code !== 0) throw new Error(`fixture invitation failed with code ${reply.code}`);
+      return reply.data.invitation.id as number;
+    },
+    async invitationLink() {
+      const email = uniqueEmail('invited');
+      await t.post('/api/admin/user/create', { email }, { token: accounts.customerA.token });
+      return t.invitationToken(email);
+    },
     logEntryOfA: () => newest('/api/admin/log/list', accounts.customerA.token),
     operator: () => created(t.post('/api/manage/admin/create', { username: `op${crypto.randomBytes(4).toString('hex')}`, password: 'operator-pass-1', role: 'support' }, { token: root }), 'operator'),
     customer: () => created(t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'customer-pass-1' }, { token: root }), 'customer'),

@@ -62,6 +62,8 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/admin/login/login_by_verify_code', input: (fx) => ({ email: fx.newEmail(), code: '123456' }), expect: everyone('public') },
   { call: 'POST /api/admin/login/forgot_password_send_email', input: (fx) => ({ email: fx.newEmail() }), expect: everyone('public') },
   { call: 'POST /api/admin/login/forgot_password', input: (fx) => ({ email: fx.newEmail(), code: '123456', password: 'password-123' }), expect: everyone('public') },
+  // Team-member invitations (issue 8): the link is the credential, whatever token comes along.
+  { call: 'POST /api/admin/login/accept_invitation', input: async (fx) => ({ token: await fx.invitationLink(), password: 'password-123' }), expect: everyone('public') },
   { call: 'POST /api/manage/login/login', input: () => ({ username: 'nobody', password: 'password-123' }), expect: everyone('public') },
 
   // The customer's own account.
@@ -81,9 +83,14 @@ export const matrix: MatrixRow[] = [
   // Team members: the customer account alone manages them.
   { call: 'POST /api/admin/user/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.teamMemberOfA() },
   { call: 'GET /api/admin/user/get', input: async (fx) => ({ id: await fx.teamMemberOfA() }), expect: ownerOnlyRecord },
-  { call: 'POST /api/admin/user/create', input: (fx) => ({ email: fx.newEmail(), password: 'member-pass-1' }), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/user/create', input: (fx) => ({ email: fx.newEmail() }), expect: ownerOnlyOwnAccount },
   { call: 'POST /api/admin/user/update', input: async (fx) => ({ id: await fx.teamMemberOfA(), username: 'Changed' }), expect: ownerOnlyRecord },
   { call: 'POST /api/admin/user/delete', input: async (fx) => ({ id: await fx.teamMemberOfA() }), expect: ownerOnlyRecord },
+  // Team-member invitations (issue 8): pending ones are the customer account's alone.
+  { call: 'POST /api/admin/team_invitation/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.invitationOfA() },
+  { call: 'GET /api/admin/team_invitation/get', input: async (fx) => ({ id: await fx.invitationOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/team_invitation/resend', input: async (fx) => ({ id: await fx.invitationOfA() }), expect: ownerOnlyRecord },
+  { call: 'POST /api/admin/team_invitation/delete', input: async (fx) => ({ id: await fx.invitationOfA() }), expect: ownerOnlyRecord },
 
   // The customer's audit log.
   { call: 'POST /api/admin/log/list', input: () => ({}), expect: ownerOnlyList, listed: (fx) => fx.logEntryOfA() },

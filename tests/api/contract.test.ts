@@ -207,6 +207,10 @@ describe('the OpenAPI description', () => {
     expect(document.paths['/api/message/send'].post.security).toEqual([]);
     expect(document.paths['/api/admin/me/info'].post.security).toEqual([{ Authentication: [] }]);
     expect(document.paths['/api/manage/user/list'].post.security).toEqual([{ Authentication: [] }]);
+    // Team-member invitations (issue 8): the invitee has no session yet; the customer's calls need one.
+    expect(document.paths['/api/admin/login/accept_invitation'].post.security).toEqual([]);
+    expect(document.paths['/api/admin/team_invitation/resend'].post.security).toEqual([{ Authentication: [] }]);
+    expect(document.paths['/api/admin/team_invitation/list'].post.security).toEqual([{ Authentication: [] }]);
     const listViaQuery = document.paths['/api/manage/email_template/list'].get.parameters!.map((param) => param.name);
     expect(listViaQuery).toEqual(expect.arrayContaining(['page', 'page_size', 'sort', 'order', 'filter', 'q']));
   });

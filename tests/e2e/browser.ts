@@ -72,6 +72,18 @@ export async function codeFor(email: string, after = 0): Promise<string> {
   throw new Error(`no code was mailed to ${email}`);
 }
 
+/** The token of the team-invitation link in the newest message to an address, as the invitee would follow it. */
+export async function invitationTokenFor(email: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const text = readOutbox(path.join(inject('dataDir'), 'outbox')).filter((m) => m.to === email).at(-1)?.text ?? '';
+    const token = /\/accept-invitation\?token=([\w-]+)/.exec(text)?.[1];
+    if (token) return token;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no invitation link was mailed to ${email}`);
+}
+
 export const mailCount = (email: string) => readOutbox(path.join(inject('dataDir'), 'outbox')).filter((m) => m.to === email).length;
 
 /** A call to the API as a client program would make it. */

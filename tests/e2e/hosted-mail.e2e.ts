@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server';
-import { apiCustomer, customerSignIn, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { apiCustomer, customerSignIn, invitationTokenFor, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
 
 let browser: Browser;
 let dns: DnsServer;
@@ -130,17 +130,35 @@ describe('hosted mail', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a customer gives a team member the domain, picked by name', async () => {
+  it('a customer invites a team member with the domain, picked by name; the member accepts from the e-mail', async () => {
     const { page, errors } = await signedInCustomer();
     const member = `member-${crypto.randomBytes(3).toString('hex')}@example.com`;
     await page.goto('/admin/admin/create');
     await page.locator('input[name=email]').fill(member);
-    await page.locator('input[name=password]').fill('member-pass-1');
+    // The invitee chooses the password, not the customer.
+    expect(await page.locator('input[name=password]').count()).toBe(0);
     await choose(page, 'domain_ids', domainName);
     await page.getByRole('button', { name: '保存' }).click();
-    await page.waitForURL(/\/admin\/admin$/);
+    await page.getByText(`已向 ${member} 发送邀请`).waitFor();
+    await page.waitForURL(/\/admin\/team_invitation$/);
     await expect(page.locator('tr', { hasText: member }).locator('.RaChipField-chip').textContent()).resolves.toBe(domainName);
+
+    // The member follows the link from the e-mail, chooses a password and lands in the customer area.
+    const invitee = await openPage(browser);
+    await invitee.page.goto(`/accept-invitation?token=${await invitationTokenFor(member)}`);
+    await invitee.page.locator('input[name=password]').fill('member-pass-1');
+    await invitee.page.locator('input[name=confirm]').fill('member-pass-1');
+    await shot(invitee.page, 'accept-invitation');
+    await invitee.page.locator('button[type=submit]').click();
+    await invitee.page.waitForURL(/\/admin$/);
+
+    await page.goto('/admin/admin');
+    await expect(page.locator('tr', { hasText: member }).locator('.RaChipField-chip').textContent()).resolves.toBe(domainName);
+    await page.goto('/admin/team_invitation');
+    await page.locator('.RaList-main, .RaEmpty-message').first().waitFor();
+    expect(await page.locator('tr', { hasText: member }).count()).toBe(0);
     expect(errors).toEqual([]);
+    expect(invitee.errors).toEqual([]);
   });
 
   it('the operator suspends the domain', async () => {

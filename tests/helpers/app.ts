@@ -101,6 +101,13 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
       if (!code) throw new Error(`no code was mailed to ${to}`);
       return code;
     },
+    /** The token of the invitation link in the newest message to an address (team invitations). */
+    async invitationToken(to: string): Promise<string> {
+      const messages = (await this.outbox()).filter((m) => m.to === to);
+      const token = /\/accept-invitation\?token=([\w-]+)/.exec(messages.at(-1)?.text ?? '')?.[1];
+      if (!token) throw new Error(`no invitation link was mailed to ${to}`);
+      return token;
+    },
     async close() {
       await maildesk.close();
       await pgDatabase?.drop();

@@ -39,13 +39,14 @@ export async function operatorWithRole(t: TestApp, role: 'superadmin' | 'support
   return { id: created.data.id as number, username, password, token: await operatorLogin(t, username, password) };
 }
 
-/** A team member of a customer, created by the customer, signed in. */
-export async function teamMemberOf(t: TestApp, customer: CustomerSession) {
+/** A team member of a customer: invited by the customer, accepted from the e-mailed link, signed in. */
+export async function teamMemberOf(t: TestApp, customer: Pick<CustomerSession, 'token'>, invitation: { username?: string; domain_ids?: number[] } = {}) {
   const email = uniqueEmail('member');
   const password = 'member-pass-1';
-  const created = await t.post('/api/admin/user/create', { email, password, username: 'Member' }, { token: customer.token });
-  if (created.code !== 0) throw new Error(`member create failed: ${JSON.stringify(created)}`);
-  const login = await t.post('/api/admin/login/login', { email, password }, { ip: someIp() });
-  if (login.code !== 0) throw new Error(`member login failed: ${JSON.stringify(login)}`);
-  return { id: created.data.id as number, email, password, token: login.data.token as string };
+  const invited = await t.post('/api/admin/user/create', { email, username: 'Member', ...invitation }, { token: customer.token });
+  if (invited.code !== 0) throw new Error(`member invitation failed: ${JSON.stringify(invited)}`);
+  const invitationToken = await t.invitationToken(email);
+  const accepted = await t.post('/api/admin/login/accept_invitation', { token: invitationToken, password }, { ip: someIp() });
+  if (accepted.code !== 0) throw new Error(`invitation acceptance failed: ${JSON.stringify(accepted)}`);
+  return { id: accepted.data.id as number, email, password, token: accepted.data.token as string, invitationToken };
 }

@@ -1,0 +1,43 @@
+/** /accept-invitation?token=: a team invitation's link; the invitee chooses a password and is signed in. */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { publicApi } from '../api/clients';
+import { customerSignIn } from '../authProvider/signIn';
+import { FormCard } from './FormCard';
+import { useApiForm } from './useApiForm';
+import { usePublicI18n } from './usePublicI18n';
+
+const signIn = customerSignIn(publicApi);
+
+export function AcceptInvitationPage() {
+  const { t } = usePublicI18n();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const token = search.get('token') ?? '';
+  const form = useApiForm({ password: '', confirm: '' });
+
+  const submit = form.submit(async ({ password, confirm }) => {
+    if (password !== confirm) return form.setErrors({ confirm: t('app.profile.mismatch') });
+    await signIn.acceptInvitation({ token, password });
+    navigate('/admin', { replace: true });
+  });
+
+  return (
+    <FormCard title={t('app.accept_invitation.title')} subtitle={t('app.accept_invitation.intro')} className="accept-invitation-page">
+      {!token ? (
+        <Alert severity="warning">{t('app.accept_invitation.no_token')}</Alert>
+      ) : (
+        <Box component="form" onSubmit={submit} noValidate>
+          <TextField {...form.field('password')} label={t('app.profile.new_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
+          <TextField {...form.field('confirm')} label={t('app.profile.confirm_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
+          <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
+            {t('app.accept_invitation.submit')}
+          </Button>
+        </Box>
+      )}
+    </FormCard>
+  );
+}
