@@ -8,6 +8,8 @@ import { operator } from './operator.js';
 import { teamMember } from './team_member.js';
 import { domain } from './domain.js';
 import { mailbox } from './mailbox.js';
+// Mailbox deletion (issue 12)
+import { deletedMailbox } from './deleted_mailbox.js';
 import { alias } from './alias.js';
 import { aliasDomain } from './alias_domain.js';
 import { storage } from './storage.js';
@@ -20,7 +22,10 @@ import { points } from './points.js';
 import { cannedReply } from './canned_reply.js';
 import { ticket } from './ticket.js';
 
-export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage,
+export const resources = [operator, customer, teamMember, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox,
+  // Mailbox deletion (issue 12): beside mailboxes in the operators' menu
+  deletedMailbox,
+  alias, aliasDomain, storage,
   // Shop.
   product, activity, order, points,
   // Support (tickets)
@@ -29,6 +34,8 @@ export const resources = [operator, customer, teamMember, auditLog, emailTemplat
 
 export { auditLog, customer, emailSendLog, emailTemplate, guestMessage, operator, teamMember };
 export { alias, aliasDomain, domain, mailbox, storage };
+// Mailbox deletion (issue 12)
+export { deletedMailbox };
 // Shop.
 export { activity, order, points, product };
 // Support (tickets)

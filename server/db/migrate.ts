@@ -20,6 +20,8 @@ import { support } from './migrations/0006_support.js';
 import { guestMessageReplies } from './migrations/0009_guest_message_replies.js';
 // Search indexes for the shop's and support's columns
 import { searchShopSupport } from './migrations/0011_search_shop_support.js';
+// Mailbox deletion as a lifecycle (issue 12)
+import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -44,6 +46,8 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0009_guest_message_replies': guestMessageReplies(dialect),
     // Search indexes for the shop's and support's columns
     '0011_search_shop_support': searchShopSupport(dialect),
+    // Mailbox deletion as a lifecycle (issue 12)
+    '0013_mailbox_deletion': mailboxDeletion(dialect),
   };
 }
 

@@ -1,10 +1,13 @@
 import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { retireMailboxes } from '../mail/mailbox-deletion.js';
 import { hashGivenPassword, revokeOnLockout } from './accounts.js';
 import { teamDomainsBehaviour } from './team-domains.js';
 
 export const customerBehaviour: ResourceBehaviour = {
   prepare: hashGivenPassword,
   after: revokeOnLockout('customer'),
+  // The customer's mailboxes go with it (foreign keys); their mail goes the way of any deleted mailbox's.
+  beforeRemove: (before, ctx) => retireMailboxes(ctx, { ownerId: before.id }, true),
 };
 
 export const teamMemberBehaviour: ResourceBehaviour = {

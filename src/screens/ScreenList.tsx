@@ -48,7 +48,7 @@ function RowButtons({ record, screen, canEdit, canDelete }: { record?: RaRecord;
           <EditIcon />
         </Button>
       )}
-      {canDelete && <DeleteRecordButton />}
+      {canDelete && <DeleteRecordButton question={extensionOf(screen).deleteConfirm} />}
     </span>
   );
 }
