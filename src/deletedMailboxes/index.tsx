@@ -47,7 +47,8 @@ function RestoreButton() {
 
 export const deletedMailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
-  columns: () => ['address_unicode', 'state', 'owner_id', 'used_bytes', 'deleted_at', 'deleted_by', 'purge_after'],
+  // Until when it can be restored matters more here than who deleted it (on its page).
+  columns: () => ['address_unicode', 'state', 'owner_id', 'used_bytes', 'deleted_at', 'purge_after'],
   viewActions: ({ screen }: { screen: Screen }) => (screen.area === 'manage' ? <RestoreButton /> : null),
 };
 

@@ -14,6 +14,8 @@ export const mailboxScreens: ScreenExtension = {
   // Mailbox deletion (issue 12): the mail is kept for a while, restorable by operators.
   deleteConfirm: 'app.mailbox.delete_confirm',
   listTop: ({ screen }) => (screen.area === 'manage' ? <RecentlyDeletedLink /> : null),
+  // Operators reach recently deleted mailboxes from here also when none is left.
+  keepEmptyList: (area) => area === 'manage',
   // The customer changes a password through update_password (its own button); operators in the form.
   hiddenInputs: (area, mode) => (area === 'admin' && mode === 'update' ? ['password'] : []),
   updatePanel: ({ screen }) => (

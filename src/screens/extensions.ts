@@ -39,6 +39,8 @@ export interface ScreenExtension {
   hiddenInputs?: (area: Area, mode: FormMode) => string[];
   /** Below the list's filters, inside the list (its context is available). */
   listTop?: ComponentType<{ screen: Screen }>;
+  /** With no records at all, still the (empty) list and its top instead of the "nothing yet" page. */
+  keepEmptyList?: (area: Area) => boolean;
   /** Below the form on the update page (the record's context is available). */
   updatePanel?: ComponentType<{ screen: Screen }>;
   /** Where a new record's page goes after saving (e.g. a domain to its DNS instructions); the list by default. */
