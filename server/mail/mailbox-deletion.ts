@@ -51,8 +51,9 @@ export async function retireMailboxes(ctx: WriteContext, which: { mailboxId: num
     .select(['d.name as domain', 'u.bytes', 'u.messages']);
   query = 'mailboxId' in which ? query.where('m.id', '=', which.mailboxId) : query.where('m.owner_id', '=', which.ownerId);
   const boxes = await query.execute();
-  const deletedAt = now();
-  const purgeAfter = new Date(nowMs() + config.mailboxDeleteGraceDays * DAY_MS);
+  const at = nowMs();
+  const deletedAt = new Date(at).toISOString();
+  const purgeAfter = new Date(at + config.mailboxDeleteGraceDays * DAY_MS);
   const by = actorForLog(ctx.actor);
   for (const box of boxes) {
     const { id } = await ctx.trx
@@ -115,7 +116,8 @@ export async function restoreDeletedMailbox(ctx: CallContext<'operator'>, id: nu
     if (!row) throw notFound();
     const address = row.address_unicode;
     if (row.state !== 'pending') throw new AppError('conflict', 'error.mailbox_not_restorable', { address, state: row.state });
-    const domain = await trx.selectFrom('domain').selectAll().where('id', '=', row.domain_id).where('owner_id', '=', row.owner_id).where('name', '=', row.domain).executeTakeFirst();
+    // The domain by name: the customer may have removed and added it again meanwhile.
+    const domain = await trx.selectFrom('domain').selectAll().where('name', '=', row.domain).where('owner_id', '=', row.owner_id).executeTakeFirst();
     if (!domain) throw new AppError('conflict', 'error.restore_domain_gone', { address, domain: address.slice(address.lastIndexOf('@') + 1) });
     const [alias, box] = await Promise.all([
       trx.selectFrom('alias').select('id').where('address', '=', row.address).executeTakeFirst(),
@@ -147,7 +149,7 @@ export async function restoreDeletedMailbox(ctx: CallContext<'operator'>, id: nu
       .values({
         id: row.mailbox_id,
         owner_id: row.owner_id,
-        domain_id: row.domain_id,
+        domain_id: domain.id,
         local_part: row.local_part,
         address: row.address,
         address_unicode: row.address_unicode,

@@ -214,8 +214,12 @@ describe('with a grace period of 7 days (the default), mail removed afterwards',
     const second = await customerWithMailbox();
     await deleteMailbox(second.customer, second.box.id);
     expect((await t.post('/api/admin/domain/delete', { id: second.domain.id }, { token: second.customer.token })).code).toBe(0);
-    const gone = await t.post('/api/manage/deleted_email/restore', { id: (await deletedRow(second.box.id)).id }, { token: root });
+    const secondId = (await deletedRow(second.box.id)).id;
+    const gone = await t.post('/api/manage/deleted_email/restore', { id: secondId }, { token: root });
     expect(gone).toMatchObject({ code: 40900, message: 'error.restore_domain_gone', params: { address: second.box.address_unicode, domain: second.domain.name_unicode } });
+    // The customer adds the domain again: the mailbox can come back into it.
+    const readded = await mail.activeDomain(second.customer, second.domain.name);
+    expect(await t.post('/api/manage/deleted_email/restore', { id: secondId }, { token: root })).toMatchObject({ code: 0, data: { id: second.box.id, domain_id: readded.id, address: second.box.address } });
   });
 
   it('When an operator deletes a customer, then each of its mailboxes is recorded and logged as deleted, and its mail removed after the grace period', async () => {
