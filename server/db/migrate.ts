@@ -10,6 +10,8 @@ import { hardening } from './migrations/0004_hardening.js';
 import { shop } from './migrations/0005_shop.js';
 // Mail server in production (DKIM rotation, signing keys, full mailboxes)
 import { mailServer } from './migrations/0007_mail_server.js';
+// Mailbox deletion as a lifecycle (issue 12)
+import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 // Fast lists at a million rows (perf)
 import { searchAndCounts } from './migrations/0008_search_and_counts.js';
 // Storage over time (issue 10)
@@ -20,8 +22,6 @@ import { support } from './migrations/0006_support.js';
 import { guestMessageReplies } from './migrations/0009_guest_message_replies.js';
 // Search indexes for the shop's and support's columns
 import { searchShopSupport } from './migrations/0011_search_shop_support.js';
-// Mailbox deletion as a lifecycle (issue 12)
-import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -36,6 +36,8 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0005_shop': shop(dialect),
     // Mail server in production
     '0007_mail_server': mailServer(dialect),
+    // Mailbox deletion as a lifecycle (issue 12)
+    '0013_mailbox_deletion': mailboxDeletion(dialect),
     // Fast lists at a million rows (perf)
     '0008_search_and_counts': searchAndCounts(dialect),
     // Storage over time (issue 10)
@@ -46,8 +48,6 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0009_guest_message_replies': guestMessageReplies(dialect),
     // Search indexes for the shop's and support's columns
     '0011_search_shop_support': searchShopSupport(dialect),
-    // Mailbox deletion as a lifecycle (issue 12)
-    '0013_mailbox_deletion': mailboxDeletion(dialect),
   };
 }
 

@@ -55,10 +55,10 @@ export interface ScreenExtension {
   pages?: (area: Area) => { form: boolean; update: boolean; view: boolean };
   /** The view page (?id=), instead of the derived one; rows of the list open it. */
   viewPage?: ComponentType<{ screen: Screen }>;
-  /** The delete dialog's question (a translation key), when deleting is not simply permanent (mailboxes). */
-  deleteConfirm?: string;
   /** Lists show the database id unless the records have a number of their own for people (tickets). */
   hideId?: boolean;
   /** The list's filters, given those derived from the declaration. */
   filters?: (area: Area, derived: ReactElement[]) => ReactElement[];
+  /** The delete dialog's question (a translation key), when deleting is not simply permanent (mailboxes). */
+  deleteConfirm?: string;
 }
