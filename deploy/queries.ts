@@ -8,6 +8,7 @@
  * mail_alias UNION ALL view, so an alias domain is first resolved to its target in a scalar
  * subquery and the view is then read with a constant address, which it pushes into both branches.
  */
+import { mailboxHomeSql } from './mail-store.js';
 
 /** The target domain of the alias domain %d (alias domains have one target). */
 const targetOf = `(SELECT target_domain FROM mail_alias_domain WHERE alias_domain = '%d')`;
@@ -38,9 +39,9 @@ export const postfixMaps = {
     (SELECT goto FROM mail_alias WHERE address = '@%d' LIMIT 1))`.replace(/\s*\n\s*/g, ' '),
 } as const;
 
-/** Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store, the quota. */
+/** Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store (deploy/mail-store.ts), the quota. */
 export function dovecotQueries(mailDir: string) {
-  const home = `'${mailDir.replace(/'/g, "''")}/' || domain || '/' || local_part`;
+  const home = mailboxHomeSql(mailDir);
   return {
     password: `SELECT address AS user, password_hash AS password FROM mail_mailbox WHERE address = '%u'`,
     user: `SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mail_mailbox WHERE address = '%u'`,

@@ -8,6 +8,8 @@ import { operator } from './operator.js';
 import { teamMember } from './team_member.js';
 import { domain } from './domain.js';
 import { mailbox } from './mailbox.js';
+// Mailbox deletion (issue 12)
+import { deletedMailbox } from './deleted_mailbox.js';
 import { alias } from './alias.js';
 import { aliasDomain } from './alias_domain.js';
 import { storage } from './storage.js';
@@ -22,7 +24,10 @@ import { ticket } from './ticket.js';
 // Team-member invitations (issue 8)
 import { teamInvitation } from './team_invitation.js';
 
-export const resources = [operator, customer, teamMember, teamInvitation, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox, alias, aliasDomain, storage,
+export const resources = [operator, customer, teamMember, teamInvitation, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox,
+  // Mailbox deletion (issue 12): beside mailboxes in the operators' menu
+  deletedMailbox,
+  alias, aliasDomain, storage,
   // Shop.
   product, activity, order, points,
   // Support (tickets)
@@ -31,6 +36,8 @@ export const resources = [operator, customer, teamMember, teamInvitation, auditL
 
 export { auditLog, customer, emailSendLog, emailTemplate, guestMessage, operator, teamMember };
 export { alias, aliasDomain, domain, mailbox, storage };
+// Mailbox deletion (issue 12)
+export { deletedMailbox };
 // Shop.
 export { activity, order, points, product };
 // Support (tickets)

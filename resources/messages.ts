@@ -53,6 +53,13 @@ const en = {
     // Team-member invitations (issue 8)
     invitation_invalid: 'This invitation link is wrong, used, revoked or expired. Ask whoever invited you to send a new one.',
     invitation_address_taken: 'This address has a Maildesk account of its own by now, so the invitation cannot make another. Sign in with it, or ask to be invited with another address.',
+    // Mailbox deletion (issue 12)
+    address_of_deleted_mailbox: 'The mailbox %{address} was deleted and is being kept: support can restore it until %{until_text}. The address is free again after that.',
+    address_being_purged: 'The mail of the deleted mailbox %{address} is being removed. The address is free again once that is done.',
+    mailbox_not_restorable: 'The deleted mailbox %{address} can no longer be restored: it was restored already, or its mail has been removed or archived.',
+    restore_domain_gone: 'The mailbox %{address} cannot be restored: the domain %{domain} no longer belongs to its customer.',
+    restore_address_taken: 'The mailbox %{address} cannot be restored: a mailbox or alias now has that address.',
+    restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
     required: 'Required',
@@ -101,6 +108,9 @@ const en = {
     unknown_record: 'No such record among yours',
     unknown_operator: 'No such active operator',
     customer_close_only: 'You can close the ticket; write a message to reopen it',
+    // Mailbox deletion (issue 12)
+    address_of_deleted_mailbox: 'A deleted mailbox keeps this address until %{until_text} (support can restore it until then)',
+    address_being_purged: 'A deleted mailbox still has this address while its mail is removed; try again later',
   },
   dns: {
     ok: 'Correct',
@@ -191,6 +201,13 @@ const zh: ServerMessages = {
     // Team-member invitations (issue 8)
     invitation_invalid: '该邀请链接无效、已使用、已撤销或已过期。请让邀请您的人重新发送。',
     invitation_address_taken: '该邮箱现已拥有自己的 Maildesk 账户，因此无法通过邀请再创建一个。请用它登录，或请对方邀请您的其他邮箱。',
+    // Mailbox deletion (issue 12)
+    address_of_deleted_mailbox: '邮箱 %{address} 已被删除，正在保留期内：客服可在 %{until_text} 之前恢复它。此后该地址才可重新使用。',
+    address_being_purged: '已删除邮箱 %{address} 的邮件正在被清除。清除完成后该地址即可重新使用。',
+    mailbox_not_restorable: '已删除的邮箱 %{address} 无法再恢复：它已被恢复过，或其邮件已被清除或归档。',
+    restore_domain_gone: '无法恢复邮箱 %{address}：域名 %{domain} 已不再属于该客户。',
+    restore_address_taken: '无法恢复邮箱 %{address}：现在已有邮箱或别名使用该地址。',
+    restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
     required: '必填',
@@ -239,6 +256,9 @@ const zh: ServerMessages = {
     unknown_record: '您的记录中没有这一项',
     unknown_operator: '没有这个启用的管理员',
     customer_close_only: '您可以关闭工单；如需重新打开，请回复消息',
+    // Mailbox deletion (issue 12)
+    address_of_deleted_mailbox: '一个已删除的邮箱在 %{until_text} 之前保留此地址（在此之前客服可以恢复它）',
+    address_being_purged: '一个已删除的邮箱在清除邮件期间仍占用此地址，请稍后再试',
   },
   dns: {
     ok: '正确',

@@ -19,6 +19,8 @@ import { operatorAccountCalls } from './routes/operator-account.js';
 import { statCalls } from './routes/stats.js';
 import { domainDnsCalls } from './routes/domain-dns.js';
 import { mailboxCalls } from './routes/mailbox-calls.js';
+// Mailbox deletion (issue 12)
+import { deletedMailboxCalls } from './routes/deleted-mailbox-calls.js';
 import { storageCalls } from './routes/storage-calls.js';
 // Durable jobs: the operators' view
 import { jobCalls } from './routes/job-calls.js';
@@ -71,6 +73,8 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     ...statCalls,
     ...domainDnsCalls,
     ...mailboxCalls,
+    // Mailbox deletion (issue 12)
+    ...deletedMailboxCalls,
     ...storageCalls,
     // Shop.
     ...shopCalls,

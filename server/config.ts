@@ -51,6 +51,13 @@ export interface Config {
   ticketAutocloseDays: number;
   /** A customer's message reopens a closed ticket within this many days of its closing. */
   ticketReopenDays: number;
+  // Mailbox deletion (issue 12)
+  /** The mail store, as `deploy:config --mail-dir` (MAIL_DIR): each mailbox's mail is under <mail-dir>/<domain>/<local part>. */
+  mailDir: string;
+  /** Days a deleted mailbox can be restored by an operator before its mail is removed (MAILBOX_DELETE_GRACE_DAYS). */
+  mailboxDeleteGraceDays: number;
+  /** After the grace period the mail is removed, or moved to <mail-dir>/.archive (MAILBOX_DELETE_MODE). */
+  mailboxDeleteMode: 'remove' | 'archive';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,6 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attachmentDir: path.resolve(env.ATTACHMENT_DIR || path.join(env.DATA_DIR || './data', 'attachments')),
     ticketAutocloseDays: intOf(env.TICKET_AUTOCLOSE_DAYS, 7),
     ticketReopenDays: intOf(env.TICKET_REOPEN_DAYS, 14),
+    // Mailbox deletion (issue 12)
+    mailDir: path.resolve(env.MAIL_DIR || '/var/vmail'),
+    mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
+    mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),
   };
 }
 
@@ -108,6 +119,12 @@ function intOf(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`Expected a whole number, got "${value}"`);
   return n;
+}
+
+function deleteModeOf(value: string | undefined): 'remove' | 'archive' {
+  if (value === undefined || value === '' || value === 'remove') return 'remove';
+  if (value === 'archive') return 'archive';
+  throw new Error(`MAILBOX_DELETE_MODE: "remove" or "archive", got "${value}"`);
 }
 
 /** A comma-separated list of whole days, largest first, without repeats ("" means none). */

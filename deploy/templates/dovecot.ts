@@ -1,6 +1,7 @@
 /** Dovecot: SQL passdb/userdb on the panel's views, quota from the mailbox, usage written back (quota_clone → dict-sql). */
 import path from 'node:path';
 import type { InstallOptions } from '../options.js';
+import { mailLocation } from '../mail-store.js';
 import { dovecotQueries, dovecotWrites } from '../queries.js';
 import { saslSocket } from './postfix.js';
 
@@ -50,7 +51,7 @@ listen = ${o.imap.host === '0.0.0.0' ? '*' : o.imap.host}
 base_dir = ${o.dovecotBaseDir}
 state_dir = ${o.dovecotStateDir}
 ${log}${tls}
-mail_location = maildir:~/Maildir
+mail_location = ${mailLocation}
 mail_uid = ${o.mailUser}
 mail_gid = ${o.mailUser}
 first_valid_uid = 1

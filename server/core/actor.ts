@@ -22,9 +22,14 @@ export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
 
 export const anonymous: Actor = { kind: 'anonymous' };
 
+/** The app itself, doing work nobody asked for just now (a job, a schedule); never a caller of the API. */
+export type SystemActor = { kind: 'system'; work: string };
+
 /** How the audit log names the actor. */
-export function actorForLog(actor: Actor): { actor_type: string; actor_id: number | null; actor_name: string } {
+export function actorForLog(actor: Actor | SystemActor): { actor_type: string; actor_id: number | null; actor_name: string } {
   switch (actor.kind) {
+    case 'system':
+      return { actor_type: 'system', actor_id: null, actor_name: actor.work };
     case 'customer':
       return { actor_type: actor.isOwner ? 'customer' : 'team_member', actor_id: actor.accountId, actor_name: actor.email };
     case 'operator':

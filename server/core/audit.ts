@@ -1,14 +1,17 @@
 /** The audit trail. Every change through the API and every sign-in attempt is one row. */
 import type { Db } from '../db/index.js';
-import { actorForLog, type Actor } from './actor.js';
+import { actorForLog, type Actor, type SystemActor } from './actor.js';
 import { now } from './time.js';
 
 /** Whoever makes a request, and from where. */
 export interface RequestOrigin {
-  actor: Actor;
+  actor: Actor | SystemActor;
   ip: string;
   userAgent: string;
 }
+
+/** Work the app does by itself (jobs, schedules), logged as the system doing `work`. */
+export const systemOrigin = (work: string): RequestOrigin => ({ actor: { kind: 'system', work }, ip: '', userAgent: '' });
 
 export interface AuditEntry {
   action: string;

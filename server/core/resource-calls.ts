@@ -61,6 +61,8 @@ export interface ResourceBehaviour {
    * made): its input, summary and work. Path and access still come from the declaration.
    */
   create?: { summary: string; input: z.ZodType; handler(input: any, ctx: CallContext): Promise<unknown> };
+  /** Just before a record is deleted (after check), in the same transaction: what must outlive it (a mailbox's mail). */
+  beforeRemove?(before: Row, ctx: WriteContext): Promise<void> | void;
 }
 
 export const idInput = z.object({ id: idSchema });
@@ -201,6 +203,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   const before = await store.find(w.trx, visible(ctx), id);
                   if (!before) throw notFound();
                   await behaviour.check?.({ op: 'delete', before }, w);
+                  await behaviour.beforeRemove?.(before, w);
                   await store.remove(w.trx, id);
                   await behaviour.after?.({ op: 'delete', before }, w);
                   await audit(w.trx, w, { action: 'delete', targetType: resource.name, targetId: id, userId: store.ownerOf(before), before });

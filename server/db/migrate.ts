@@ -10,6 +10,8 @@ import { hardening } from './migrations/0004_hardening.js';
 import { shop } from './migrations/0005_shop.js';
 // Mail server in production (DKIM rotation, signing keys, full mailboxes)
 import { mailServer } from './migrations/0007_mail_server.js';
+// Mailbox deletion as a lifecycle (issue 12)
+import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 // Fast lists at a million rows (perf)
 import { searchAndCounts } from './migrations/0008_search_and_counts.js';
 // Storage over time (issue 10)
@@ -36,20 +38,22 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0004_hardening': hardening(dialect),
     // Shop.
     '0005_shop': shop(dialect),
+    // Support (tickets)
+    '0006_support': support(dialect),
     // Mail server in production
     '0007_mail_server': mailServer(dialect),
     // Fast lists at a million rows (perf)
     '0008_search_and_counts': searchAndCounts(dialect),
-    // Storage over time (issue 10)
-    '0010_storage_over_time': storageOverTime(dialect),
-    // Support (tickets)
-    '0006_support': support(dialect),
     // Guest message replies and handled state (issue 14)
     '0009_guest_message_replies': guestMessageReplies(dialect),
+    // Storage over time (issue 10)
+    '0010_storage_over_time': storageOverTime(dialect),
     // Search indexes for the shop's and support's columns
     '0011_search_shop_support': searchShopSupport(dialect),
     // Team-member invitations (issue 8)
     '0012_team_invitations': teamInvitations(dialect),
+    // Mailbox deletion as a lifecycle (issue 12)
+    '0013_mailbox_deletion': mailboxDeletion(dialect),
     // Order numbers for people (links to orders)
     '0014_order_number': orderNumber(dialect),
   };

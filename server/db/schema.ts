@@ -485,6 +485,39 @@ export interface Database {
   canned_reply: CannedReplyRow;
   // Guest message replies (issue 14)
   guest_message_reply: GuestMessageReplyRow;
+  // Mailbox deletion (issue 12)
+  deleted_mailbox: DeletedMailboxRow;
+}
+
+// Mailbox deletion (issue 12)
+export type DeletedMailboxState = 'pending' | 'purging' | 'purged' | 'archived' | 'restored';
+export interface DeletedMailboxRow {
+  id: Id;
+  mailbox_id: number;
+  owner_id: number;
+  domain_id: number;
+  domain: string;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  name: string;
+  quota: number;
+  active: number;
+  password_hash: string;
+  delivery_checked_at: Timestamp | null;
+  mailbox_created_at: Timestamp;
+  used_bytes: number;
+  used_messages: number;
+  state: DeletedMailboxState;
+  deleted_at: Timestamp;
+  deleted_by_type: string;
+  deleted_by: string;
+  purge_after: Timestamp;
+  finished_at: Timestamp | null;
+  finished_by: string | null;
+  outcome: 'removed' | 'archived' | 'nothing_on_disk' | null;
+  store_path: string;
+  archive_path: string | null;
 }
 
 // Storage over time (issue 10)

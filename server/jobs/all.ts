@@ -12,6 +12,8 @@ import { statsDailySchedule } from '../stats/schedules.js';
 import { orderExpirySchedule, orderFulfilJob, paymentGiveBackJob } from '../shop/effects.js';
 // Support (tickets)
 import { autoCloseSchedule, removeFilesJob } from '../support/jobs.js';
+// Mailbox deletion (issue 12)
+import { purgeMailboxJob } from '../mail/mailbox-deletion.js';
 
 export const jobs: JobSpec<any>[] = [
   // Outgoing mail
@@ -21,6 +23,8 @@ export const jobs: JobSpec<any>[] = [
   paymentGiveBackJob,
   // Support (tickets)
   removeFilesJob,
+  // Mailbox deletion (issue 12)
+  purgeMailboxJob,
 ];
 
 export const schedules: ScheduleSpec[] = [

@@ -127,7 +127,8 @@ export function pgBossQueue(db: Db, connectionString: string, registry: JobRegis
         retryBackoff: true,
         expireInSeconds,
         ...(opts.uniqueKey ? { id: idOfUniqueKey(job.name, opts.uniqueKey) } : {}),
-        ...(opts.startAfter && opts.startAfter.getTime() > nowMs() ? { startAfter: opts.startAfter } : {}),
+        // As a delay: pg-boss counts from the database's clock, business time is ours (tests move it).
+        ...(opts.startAfter && opts.startAfter.getTime() > nowMs() ? { startAfter: (opts.startAfter.getTime() - nowMs()) / 1000 } : {}),
       });
     },
 

@@ -2,6 +2,7 @@
 import { fieldError } from '../core/errors.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { checkLimit, usableDomain } from '../mail/domain-of.js';
+import { refuseHeldAddress } from '../mail/mailbox-deletion.js';
 import { mailAddress } from '../mail/names.js';
 import { refuseAliasClash } from './mailbox.js';
 
@@ -34,7 +35,11 @@ export const aliasBehaviour: ResourceBehaviour = {
   async check(change, ctx) {
     if (change.op !== 'create') return;
     const row = change.after!;
-    if (row.local_part !== '') await refuseAliasClash(ctx, String(row.address), 'mailbox');
+    if (row.local_part !== '') {
+      await refuseAliasClash(ctx, String(row.address), 'mailbox');
+      // Restoring the deleted mailbox of this address must stay possible.
+      await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
+    }
     const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
     const { count } = await ctx.trx.selectFrom('alias').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
     checkLimit(domain.max_aliases, Number(count), 'error.alias_limit', domain.name_unicode);

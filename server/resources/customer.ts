@@ -4,12 +4,15 @@ import { teamMember } from '../../resources/team_member.js';
 import type { CallContext } from '../core/calls.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { invite } from '../team/invitations.js';
+import { retireMailboxes } from '../mail/mailbox-deletion.js';
 import { hashGivenPassword, revokeOnLockout } from './accounts.js';
 import { teamDomainsBehaviour } from './team-domains.js';
 
 export const customerBehaviour: ResourceBehaviour = {
   prepare: hashGivenPassword,
   after: revokeOnLockout('customer'),
+  // The customer's mailboxes go with it (foreign keys); their mail goes the way of any deleted mailbox's.
+  beforeRemove: (before, ctx) => retireMailboxes(ctx, { ownerId: before.id }, true),
 };
 
 const { email, username, domain_ids } = teamMember.fields;

@@ -3,6 +3,7 @@ import { fieldError } from '../core/errors.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { checkMailboxQuota } from '../mail/capacity.js';
 import { checkLimit, usableDomain } from '../mail/domain-of.js';
+import { refuseHeldAddress, retireMailboxes } from '../mail/mailbox-deletion.js';
 import { hashMailboxPassword } from '../mail/mailbox-password.js';
 
 /** An address is either a mailbox or an alias, never both (the mailbox is its own alias already). */
@@ -31,6 +32,7 @@ export const mailboxBehaviour: ResourceBehaviour = {
     const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
     if (change.op === 'create') {
       await refuseAliasClash(ctx, String(row.address), 'alias');
+      await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
       const { count } = await ctx.trx.selectFrom('mailbox').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
       checkLimit(domain.max_mailboxes, Number(count), 'error.mailbox_limit', domain.name_unicode);
     }
@@ -44,8 +46,6 @@ export const mailboxBehaviour: ResourceBehaviour = {
       });
     }
   },
-  async after(change, ctx) {
-    // The usage Dovecot reported belongs to this mailbox only; a later one of the same address starts afresh.
-    if (change.op === 'delete') await ctx.trx.deleteFrom('mailbox_usage').where('address', '=', String(change.before!.address)).execute();
-  },
+  // Its mail stays on disk through the grace period, restorable by an operator, then a job removes it.
+  beforeRemove: (before, ctx) => retireMailboxes(ctx, { mailboxId: before.id }),
 };

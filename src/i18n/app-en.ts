@@ -211,6 +211,13 @@ export const appEn = {
       confirm_code: 'Confirm',
       delivery_ok: 'Delivery confirmed: this mailbox receives mail',
       never_checked: 'Not checked yet',
+      // Mailbox deletion (issue 12)
+      recently_deleted: 'Recently deleted mailboxes',
+      recently_deleted_hint: 'A deleted mailbox keeps its mail for a grace period, during which it can be restored.',
+      restore: 'Restore mailbox',
+      restore_confirm: 'Restore %{address}? It comes back with its mail, password, name and quota, and receives and logs in at once.',
+      restored: 'The mailbox %{address} is back',
+      delete_confirm: 'Delete this mailbox? It stops receiving mail and logging in at once. Its mail is kept for a while, during which support can restore it; then it is removed.',
     },
     alias: {
       local_part_hint: 'The part before @. Enter * for the catch-all (every address of the domain).',
@@ -441,6 +448,10 @@ export const appEn = {
         invite: 'sent',
         resend: 'resent',
         accept_invitation: 'accepted',
+        // Mailbox deletion (issue 12)
+        restore: 'restored',
+        purge_mail: 'removed the kept mail of',
+        archive_mail: 'archived the kept mail of',
       },
       target: { user: 'account', operator: 'operator account' },
     },
@@ -530,6 +541,10 @@ export const appEn = {
       priority: { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' },
       link_type: { domain: 'Domain', email: 'Mailbox', order: 'Order' },
       last_reply_by: { customer: 'Customer', operator: 'Support' },
+      // Mailbox deletion (issue 12)
+      state: { pending: 'Restorable', purging: 'Mail being removed', purged: 'Mail removed', archived: 'Mail archived', restored: 'Restored' },
+      deleted_by_type: { customer: 'Customer', team_member: 'Team member', operator: 'Operator', anonymous: 'Visitor', system: 'System' },
+      outcome: { removed: 'Removed from disk', archived: 'Moved to the archive', nothing_on_disk: 'No mail was on disk' },
     },
   },
 };

@@ -213,6 +213,13 @@ export const appZh: AppMessages = {
       confirm_code: '确认',
       delivery_ok: '已确认：该邮箱可以正常收信',
       never_checked: '尚未检查',
+      // Mailbox deletion (issue 12)
+      recently_deleted: '最近删除的邮箱',
+      recently_deleted_hint: '删除的邮箱会在一段保留期内保留邮件，在此期间可以恢复。',
+      restore: '恢复邮箱',
+      restore_confirm: '恢复 %{address}？它将连同邮件、密码、显示名称和容量一起恢复，并立即可以收信和登录。',
+      restored: '邮箱 %{address} 已恢复',
+      delete_confirm: '删除该邮箱？它将立即停止收信和登录。其邮件会保留一段时间，在此期间客服可以恢复它；之后将被删除。',
     },
     alias: {
       local_part_hint: '@ 之前的部分。输入 * 表示全域收信（该域名的所有地址）。',
@@ -443,6 +450,10 @@ export const appZh: AppMessages = {
         invite: '发送了',
         resend: '重新发送了',
         accept_invitation: '接受了',
+        // Mailbox deletion (issue 12)
+        restore: '恢复了',
+        purge_mail: '清除了保留的邮件：',
+        archive_mail: '归档了保留的邮件：',
       },
       target: { user: '账户', operator: '管理员账户' },
     },
@@ -532,6 +543,10 @@ export const appZh: AppMessages = {
       priority: { low: '低', normal: '普通', high: '高', urgent: '紧急' },
       link_type: { domain: '域名', email: '邮箱', order: '订单' },
       last_reply_by: { customer: '客户', operator: '客服' },
+      // Mailbox deletion (issue 12)
+      state: { pending: '可恢复', purging: '正在清除邮件', purged: '邮件已清除', archived: '邮件已归档', restored: '已恢复' },
+      deleted_by_type: { customer: '客户', team_member: '团队成员', operator: '管理员', anonymous: '访客', system: '系统' },
+      outcome: { removed: '已从磁盘删除', archived: '已移入归档', nothing_on_disk: '磁盘上没有邮件' },
     },
   },
 };

@@ -9,6 +9,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import MailIcon from '@mui/icons-material/Mail';
 import OutboxIcon from '@mui/icons-material/Outbox';
 import PeopleIcon from '@mui/icons-material/People';
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import StorageIcon from '@mui/icons-material/Storage';
 // Shop.
 import CampaignIcon from '@mui/icons-material/Campaign';
@@ -42,6 +43,8 @@ export default areaAdmin({
     guest_message: ForumIcon,
     domain: DnsIcon,
     email: MailIcon,
+    // Mailbox deletion (issue 12)
+    deleted_email: RestoreFromTrashIcon,
     alias: AlternateEmailIcon,
     alias_domain: ForwardToInboxIcon,
     storage: StorageIcon,

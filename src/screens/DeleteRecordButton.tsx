@@ -7,7 +7,7 @@ import { Button, useDelete, useNotify, useRecordContext, useRedirect, useResourc
 import type { MouseEvent } from 'react';
 import { confirm } from '../dialogs/store';
 
-export function DeleteRecordButton({ redirectTo }: { redirectTo?: string }) {
+export function DeleteRecordButton({ redirectTo, question = 'app.delete.confirm' }: { redirectTo?: string; question?: string }) {
   const record = useRecordContext();
   const resource = useResourceContext();
   const translate = useTranslate();
@@ -18,7 +18,7 @@ export function DeleteRecordButton({ redirectTo }: { redirectTo?: string }) {
 
   const onClick = async (event: MouseEvent) => {
     event.stopPropagation();
-    const confirmed = await confirm(translate('app.delete.confirm'), 'DELETE');
+    const confirmed = await confirm(translate(question), 'DELETE');
     if (!confirmed) {
       notify('app.delete.cancelled', { type: 'info' });
       return;

@@ -37,7 +37,7 @@ function FormToolbar({ screen, mode }: { screen: Screen; mode: FormMode }) {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      {mode === 'update' && allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} />}
+      {mode === 'update' && allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={extensionOf(screen).deleteConfirm} />}
     </Toolbar>
   );
 }

@@ -48,7 +48,7 @@ function RowButtons({ record, screen, canEdit, canDelete }: { record?: RaRecord;
           <EditIcon />
         </Button>
       )}
-      {canDelete && <DeleteRecordButton />}
+      {canDelete && <DeleteRecordButton question={extensionOf(screen).deleteConfirm} />}
     </span>
   );
 }
@@ -96,6 +96,7 @@ export function ScreenList({ screen }: { screen: Screen }) {
       exporter={false}
       sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
       actions={<Actions canCreate={canCreate} hasFilters={filters.length > 1} />}
+      empty={extension.keepEmptyList?.(screen.area) ? false : undefined}
     >
       {ListTop && <ListTop screen={screen} />}
       <DataTable rowClick={rowClick} bulkActionButtons={false} className={`list-${screen.name}`} sx={listLayout(representationOf(screen))}>

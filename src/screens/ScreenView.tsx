@@ -17,7 +17,7 @@ function Actions({ screen }: { screen: Screen }) {
     <TopToolbar>
       {Extra && <Extra screen={screen} />}
       <ListButton />
-      {allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} />}
+      {allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={extensionOf(screen).deleteConfirm} />}
     </TopToolbar>
   );
 }

@@ -11,6 +11,8 @@ import { activityScreens, customerShopScreens, orderScreens, pointsScreens, prod
 import { ticketScreens } from '../tickets';
 import { logScreens, sendLogScreens, templateScreens } from '../log';
 import { guestMessageScreens } from '../guestMessages';
+// Mailbox deletion (issue 12)
+import { deletedMailboxScreens } from '../deletedMailboxes';
 import type { ScreenExtension } from './extensions';
 import type { Screen } from './registry';
 
@@ -34,6 +36,8 @@ const extensions: Record<string, ScreenExtension> = {
   guest_message: guestMessageScreens,
   email_send_log: sendLogScreens,
   email_template: templateScreens,
+  // Mailbox deletion (issue 12)
+  deleted_email: deletedMailboxScreens,
 };
 
 export function extensionOf(screen: Pick<Screen, 'declaration'>): ScreenExtension {

@@ -39,6 +39,8 @@ export interface ScreenExtension {
   hiddenInputs?: (area: Area, mode: FormMode) => string[];
   /** Below the list's filters, inside the list (its context is available). */
   listTop?: ComponentType<{ screen: Screen }>;
+  /** With no records at all, still the (empty) list and its top instead of the "nothing yet" page. */
+  keepEmptyList?: (area: Area) => boolean;
   /** Below the form on the update page (the record's context is available). */
   updatePanel?: ComponentType<{ screen: Screen }>;
   /**
@@ -63,4 +65,6 @@ export interface ScreenExtension {
   hideId?: boolean;
   /** The list's filters, given those derived from the declaration. */
   filters?: (area: Area, derived: ReactElement[]) => ReactElement[];
+  /** The delete dialog's question (a translation key), when deleting is not simply permanent (mailboxes). */
+  deleteConfirm?: string;
 }

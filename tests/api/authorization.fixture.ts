@@ -159,6 +159,14 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
     /** A fresh, empty domain of A, for delete. */
     deletableDomainOfA: async () => (await mail.pendingDomain(customerA)).id as number,
     mailboxOfA: async () => (await mail.mailbox(customerA.token, await domainOfA())).id as number,
+    // Mailbox deletion (issue 12): a mailbox of A that A deleted (restorable), by its deleted_email id.
+    async deletedMailboxOfA() {
+      const id = (await mail.mailbox(customerA.token, await domainOfA())).id as number;
+      const reply = await t.post('/api/admin/email/delete', { id }, { token: customerA.token });
+      if (reply.code !== 0) throw new Error(`mailbox delete failed: ${reply.message}`);
+      const row = await t.services.db.selectFrom('deleted_mailbox').select('id').where('mailbox_id', '=', id).where('state', '=', 'pending').executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
     aliasOfA: async () => (await mail.alias(customerA.token, await domainOfA(), 'someone@example.org')).id as number,
     newLocalPart: () => `x${crypto.randomBytes(4).toString('hex')}`,
     async aliasDomainOfA() {

@@ -193,6 +193,10 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: operatorArea('support') },
   { call: 'POST /api/manage/email/update', input: async (fx) => ({ id: await fx.mailboxOfA(), active: 0 }), expect: operatorArea('support') },
   { call: 'POST /api/manage/email/delete', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: operatorArea('support') },
+  // Mailbox deletion (issue 12): deleted mailboxes, only in the operators' area; restoring is for those who may delete.
+  { call: 'POST /api/manage/deleted_email/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/deleted_email/get', input: async (fx) => ({ id: await fx.deletedMailboxOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/deleted_email/restore', input: async (fx) => ({ id: await fx.deletedMailboxOfA() }), expect: operatorArea('support') },
   { call: 'GET /api/manage/alias/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/alias/get', input: async (fx) => ({ id: await fx.aliasOfA() }), expect: allStaff },
   { call: 'POST /api/manage/alias/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), goto: 'someone@example.org' }), expect: operatorArea('support') },

@@ -10,7 +10,6 @@ import net from 'node:net';
 import { Resolver } from 'node:dns/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ImapFlow } from 'imapflow';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,15 +17,12 @@ import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { lookupQueries } from './lookups.js';
 import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
 import { message, smtpSend, type Envelope } from './smtp.js';
+import { imap, MAILBOX_PASSWORD, readInbox } from './imap.js';
 
 const run = promisify(execFile);
 
 const MiB = 1024 ** 2;
-const PASSWORD = 'mailbox-pass-1';
-
-/** IMAP with STARTTLS (Dovecot refuses logins without TLS); the suite's certificate is self-signed. */
-const imap = (port: number, user: string, pass = PASSWORD) =>
-  new ImapFlow({ host: '127.0.0.1', port, secure: false, doSTARTTLS: true, tls: { rejectUnauthorized: false }, auth: { user, pass }, logger: false });
+const PASSWORD = MAILBOX_PASSWORD;
 
 /** LOGIN without STARTTLS from 127.0.0.2: Dovecot's answer. */
 async function imapPlainLogin(port: number, user: string, pass: string): Promise<string> {
@@ -49,30 +45,6 @@ async function imapPlainLogin(port: number, user: string, pass: string): Promise
   } finally {
     socket.destroy();
   }
-}
-
-async function readInbox(port: number, user: string, subject: string, ms = 20_000): Promise<string> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const client = imap(port, user);
-    await client.connect();
-    try {
-      const lock = await client.getMailboxLock('INBOX');
-      try {
-        for await (const msg of client.fetch('1:*', { envelope: true, source: true })) {
-          if (msg.envelope?.subject === subject) return msg.source!.toString();
-        }
-      } catch {
-        // An empty mailbox has no 1:*.
-      } finally {
-        lock.release();
-      }
-    } finally {
-      await client.logout().catch(() => undefined);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`"${subject}" did not arrive in ${user}`);
 }
 
 describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) => {

@@ -65,19 +65,20 @@ async function pgQuery(url: string, text: string) {
 
 export type Backend = 'sqlite' | 'postgres';
 
-export async function startMailStack(backend: Backend, dnsServers: string) {
+/** `panelEnv`: more of the panel's settings (e.g. MAILBOX_DELETE_MODE). */
+export async function startMailStack(backend: Backend, dnsServers: string, panelEnv: Record<string, string> = {}) {
   if (process.getuid?.() !== 0) throw new Error('npm run test:mail starts Postfix and Dovecot: run it as root, after deploy/install-mail-packages.sh');
   // What has been started so far, undone in reverse order if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
   try {
-    return await startSteps(backend, dnsServers, undo);
+    return await startSteps(backend, dnsServers, undo, panelEnv);
   } catch (error) {
     for (const step of undo.reverse()) await Promise.resolve().then(step).catch(() => undefined);
     throw error;
   }
 }
 
-async function startSteps(backend: Backend, dnsServers: string, undo: (() => Promise<unknown> | unknown)[]) {
+async function startSteps(backend: Backend, dnsServers: string, undo: (() => Promise<unknown> | unknown)[], extraEnv: Record<string, string>) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `maildesk-mail-${backend}-`));
   fs.chmodSync(dir, 0o755);
   undo.push(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -149,6 +150,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     MAIL_FROM: `Maildesk <no-reply@${MAIL_HOSTNAME}>`,
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl ?? '',
+    // The same mail store as deploy:config's --mail-dir: deleted mailboxes' mail is removed there.
+    MAIL_DIR: paths.mail,
+    ...extraEnv,
   };
   // umask 007: the database files the panel makes are shared with its group (deploy/README.md).
   let panel: ChildProcess | undefined = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -236,6 +240,20 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       }
     },
     waitFor,
+    /** Lets time pass for the panel's queued jobs named `name`: they are due now, and its worker runs them within a second or so. */
+    async makeJobsDue(name: string) {
+      if (backend === 'postgres') {
+        await pgQuery(databaseUrl!, `UPDATE pgboss.job SET start_after = now() WHERE name = '${name}' AND state IN ('created', 'retry')`);
+        return;
+      }
+      const db = new Database(sqlitePath);
+      try {
+        db.pragma('busy_timeout = 5000');
+        db.prepare(`UPDATE job SET run_at = ? WHERE name = ? AND state = 'queued'`).run(new Date(Date.now() - 1000).toISOString(), name);
+      } finally {
+        db.close();
+      }
+    },
     /**
      * Each query's plan and time. PostgreSQL: 100k more customers, domains, mailboxes and
      * aliases and 50k alias domains first (seeded once, analysed), so that the planner's choice
