@@ -18,6 +18,7 @@ import { lookupQueries } from './lookups.js';
 import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
 import { message, smtpSend, type Envelope } from './smtp.js';
 import { imap, MAILBOX_PASSWORD, readInbox } from './imap.js';
+import { panelApi } from './panel.js';
 
 const run = promisify(execFile);
 
@@ -59,21 +60,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   let operatorToken = '';
   void domain;
 
-  async function api(path: string, body: Record<string, unknown> = {}, token = customerToken, method: 'GET' | 'POST' = 'POST') {
-    const url = new URL(stack.baseUrl + path);
-    if (method === 'GET') for (const [k, v] of Object.entries(body)) url.searchParams.set(k, String(v));
-    const response = await fetch(url, {
-      method,
-      headers: { authentication: token, 'content-type': 'application/json', 'accept-language': 'en' },
-      body: method === 'POST' ? JSON.stringify(body) : undefined,
-    });
-    return (await response.json()) as { code: number; data: any; message: string; params?: any };
-  }
-  async function ok(path: string, body: Record<string, unknown> = {}, token = customerToken, method: 'GET' | 'POST' = 'POST') {
-    const reply = await api(path, body, token, method);
-    if (reply.code !== 0) throw new Error(`${path}: ${reply.code} ${reply.message} ${JSON.stringify(reply)}`);
-    return reply.data;
-  }
+  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken);
   /** The customer publishes every record the DNS view asks for, then verifies the domain. */
   async function publishAndVerify(domainId: number) {
     const view = await ok('/api/admin/domain/dns', { id: domainId }, customerToken, 'GET');

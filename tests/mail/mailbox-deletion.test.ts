@@ -14,6 +14,7 @@ import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { inboxSubjects, MAILBOX_PASSWORD, readInbox } from './imap.js';
 import { ROOT_OPERATOR, startMailStack, type Backend, type MailStack } from './mail-stack.js';
 import { message, smtpSend } from './smtp.js';
+import { panelApi } from './panel.js';
 
 const MiB = 1024 ** 2;
 
@@ -35,21 +36,7 @@ describe.each<[Backend, 'remove' | 'archive']>([
   let customerToken = '';
   const ids: Record<string, number> = {};
 
-  async function api(path: string, body: Record<string, unknown> = {}, token = customerToken, method: 'GET' | 'POST' = 'POST') {
-    const url = new URL(stack.baseUrl + path);
-    if (method === 'GET') for (const [k, v] of Object.entries(body)) url.searchParams.set(k, String(v));
-    const response = await fetch(url, {
-      method,
-      headers: { authentication: token, 'content-type': 'application/json', 'accept-language': 'en' },
-      body: method === 'POST' ? JSON.stringify(body) : undefined,
-    });
-    return (await response.json()) as { code: number; data: any; message: string; params?: any };
-  }
-  async function ok(path: string, body: Record<string, unknown> = {}, token = customerToken, method: 'GET' | 'POST' = 'POST') {
-    const reply = await api(path, body, token, method);
-    if (reply.code !== 0) throw new Error(`${path}: ${reply.code} ${reply.message} ${JSON.stringify(reply)}`);
-    return reply.data;
-  }
+  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken);
   const send = (to: string, subject: string) => smtpSend(stack.ports.smtp, { from: 'sender@client.test', to: [to] }, message('sender@client.test', to, subject));
   const home = (local: string) => mailboxHome(stack.paths.mail, domainName, local);
   const deletedRows = async (state?: string) =>
