@@ -9,6 +9,7 @@ import VerifiedIcon from '@mui/icons-material/Verified';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, useNotify, useRecordContext, useRefresh, useUpdate } from 'react-admin';
 import { useAreaCall } from '../area/useAreaCall';
+import { pageQueryMeta } from '../screens/RecordPage';
 import type { Screen } from '../screens/registry';
 
 function VerifyButton() {
@@ -38,19 +39,14 @@ function VerifyButton() {
 function StatusButton({ to, label, icon, className }: { to: string; label: string; icon: React.ReactElement; className: string }) {
   const record = useRecordContext();
   const notify = useNotify();
-  const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
   if (!record) return null;
+  // The page's meta: react-admin then updates the record the page shows, keyed by it.
   const onClick = () =>
     update(
       'domain',
-      { id: record.id, data: { status: to }, previousData: record },
-      { mutationMode: 'pessimistic', onSuccess: () => {
-          notify('app.domain.status_changed', { type: 'success' });
-          // The page reads the record with its own query meta (RecordPage), which useUpdate's cache update misses.
-          refresh();
-        },
-        onError: () => undefined },
+      { id: record.id, data: { status: to }, previousData: record, meta: pageQueryMeta },
+      { mutationMode: 'pessimistic', onSuccess: () => notify('app.domain.status_changed', { type: 'success' }), onError: () => undefined },
     );
   return (
     <Button label={label} onClick={onClick} disabled={isPending} className={className} color={to === 'suspended' ? 'error' : 'primary'}>

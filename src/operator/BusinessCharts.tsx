@@ -48,6 +48,12 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
       : new Intl.DateTimeFormat(tag, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${bucket}T00:00:00Z`));
   const localeText = { loading: translate('ra.page.loading'), noData: translate('app.business.none') };
   const buckets = business.series.map((p) => p.bucket);
+  /** One figure per day (or month) as a chart series, named by its key's text. */
+  const perDay = (key: Exclude<keyof BusinessStat['series'][number], 'bucket'>, format: (n: number | null) => string) => ({
+    data: business.series.map((p) => p[key] as number),
+    label: translate(`app.business.${key}`),
+    valueFormatter: format,
+  });
   // Every 5th day (or 2nd month) is labelled, so that the labels never overlap and all show.
   const every = buckets.length > 12 ? 5 : 2;
   const tickLabelInterval = (_value: unknown, index: number) => (buckets.length - 1 - index) % every === 0;
@@ -64,8 +70,8 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           xAxis={[{ scaleType: 'point', data: buckets, valueFormatter: bucketLabel, tickLabelInterval, height: 30 }]}
           yAxis={[{ valueFormatter: (v: number) => money(v), width: 80 }]}
           series={[
-            { data: business.series.map((p) => p.revenue), label: translate('app.business.revenue'), valueFormatter: money, area: true },
-            { data: business.series.map((p) => p.refunded), label: translate('app.business.refunded'), valueFormatter: money },
+            { ...perDay('revenue', money), area: true },
+            perDay('refunded', money),
           ]}
         />
       </ChartCard>
@@ -75,8 +81,8 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           localeText={localeText}
           xAxis={xAxis}
           series={[
-            { data: business.series.map((p) => p.customers_new), label: translate('app.business.customers_new'), valueFormatter: number },
-            { data: business.series.map((p) => p.customers_paying), label: translate('app.business.customers_paying'), valueFormatter: number },
+            perDay('customers_new', number),
+            perDay('customers_paying', number),
           ]}
         />
       </ChartCard>
@@ -95,8 +101,8 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           localeText={localeText}
           xAxis={xAxis}
           series={[
-            { data: business.series.map((p) => p.points_granted), label: translate('app.business.points_granted'), valueFormatter: number },
-            { data: business.series.map((p) => p.points_spent), label: translate('app.business.points_spent'), valueFormatter: number },
+            perDay('points_granted', number),
+            perDay('points_spent', number),
           ]}
         />
         <Typography variant="body2" color="text.secondary">
@@ -134,8 +140,8 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           localeText={localeText}
           xAxis={xAxis}
           series={[
-            { data: business.series.map((p) => p.mail_sent), label: translate('app.business.mail_sent'), valueFormatter: number, stack: 'mail' },
-            { data: business.series.map((p) => p.mail_failed), label: translate('app.business.mail_failed'), valueFormatter: number, stack: 'mail', color: '#d32f2f' },
+            { ...perDay('mail_sent', number), stack: 'mail' },
+            { ...perDay('mail_failed', number), stack: 'mail', color: '#d32f2f' },
           ]}
         />
       </ChartCard>

@@ -13,7 +13,10 @@ import { Link } from 'react-router-dom';
 import type { Screen } from './registry';
 import { useScreenPaths } from './paths';
 
-/** The meta a record page's queries carry: its failure is shown by the page, not the WARNING alert. */
+/**
+ * The meta a record page's queries carry: its failure is shown by the page, not the WARNING alert.
+ * Updates made on the page carry it too, so that react-admin updates the page's cached record.
+ */
 export const pageQueryMeta = { silent: true } as const;
 
 export function RecordNotFound({ screen, message }: { screen: Screen; message?: string }) {

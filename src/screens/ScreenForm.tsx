@@ -82,7 +82,7 @@ export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode })
     const Panel = extensionOf(screen).updatePanel;
     return (
       <RecordPage screen={screen} id={id}>
-        <Edit key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>
+        <Edit key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} mutationOptions={{ meta: pageQueryMeta }} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>
           {form('update')}
           {Panel && <Panel screen={screen} />}
         </Edit>
