@@ -86,7 +86,12 @@ export interface ResourceDeclaration {
   fields: Record<string, Field>;
   /** The column that holds the customer a record belongs to; scopes the customer area. */
   owner?: string;
-  /** SQL view that list and get read from: the table's columns plus computed ones (usage, names). */
+  /**
+   * SQL view that list and get read from: the table's rows and columns (unchanged) plus
+   * computed ones (usage, names). Lists count from the table when no condition reads a
+   * computed column, so a view must neither drop rows the resource's scope would keep nor
+   * change a column's values (an area's `view` is the place for masking).
+   */
   view?: string;
   /** The column naming the domain a record belongs to: a team member sees and writes only their domains' records. */
   teamScope?: string;

@@ -10,6 +10,7 @@ import { defineResource, idSchema } from './define.js';
 export const teamMember = defineResource({
   name: 'team_member',
   table: 'user',
+  // Members only (owner_id set): every call is scoped to its owner, which implies as much.
   view: 'team_member_view',
   owner: 'owner_id',
   timestamps: true,

@@ -1,5 +1,6 @@
 /** Who is calling. Customer calls carry the customer (tenant) id, also for team members. */
 import type { OperatorRole } from '../../resources/define.js';
+import type { AccountInfo } from './sessions.js';
 
 export type Actor =
   | { kind: 'anonymous' }
@@ -14,6 +15,8 @@ export type Actor =
       isVerified: boolean;
       /** A team member's domains (the only ones they may see and manage); absent for the customer account. */
       domainIds?: number[];
+      /** The login as its session read it: what me/info answers with, at no second query. */
+      account?: AccountInfo;
     }
   | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole };
 

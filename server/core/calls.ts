@@ -115,6 +115,7 @@ async function authenticate(services: Services, auth: Auth, request: FastifyRequ
     isOwner,
     email: account.email,
     isVerified: account.is_verified === 1,
+    account,
     ...(isOwner ? {} : { domainIds: await teamDomainsOf(db, account.id) }),
   };
 }

@@ -135,6 +135,34 @@ export function searchIndexes(db: Db): Promise<Map<string, Set<string>>> {
   return found;
 }
 
+const columnsOfTables = new WeakMap<Db, Map<string, Promise<Set<string>>>>();
+
+/** The columns of a table, read once per database (a view's own columns are not among them). */
+export function tableColumns(db: Db, dialect: Dialect, table: string): Promise<Set<string>> {
+  let tables = columnsOfTables.get(db);
+  if (!tables) columnsOfTables.set(db, (tables = new Map()));
+  let found = tables.get(table);
+  if (!found) {
+    const query =
+      dialect === 'postgres'
+        ? sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`
+        : sql<{ name: string }>`select name from pragma_table_info(${table})`;
+    found = query.execute(db).then(({ rows }) => new Set(rows.map((r) => r.name)));
+    tables.set(table, found);
+  }
+  return found;
+}
+
+/** The columns a list's conditions read: the scope's, the filters' and, with q, the searched ones. */
+export function conditionColumns(resource: ResourceDeclaration, scope: Record<string, unknown>, params: Pick<ListParams, 'filter' | 'q'>): string[] {
+  const filtered = Object.keys(params.filter).map((key) => {
+    const range = /^(.*)_(gte|lte)$/.exec(key);
+    return range && resource.fields[range[1]]?.filter === 'range' ? range[1] : key;
+  });
+  const searched = params.q ? Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name) : [];
+  return [...Object.keys(scope), ...filtered, ...searched];
+}
+
 /** The planner's row count of a table (kept by ANALYZE / autovacuum), or undefined when it has none. */
 export async function rowEstimate(db: Db, dialect: Dialect, table: string): Promise<number | undefined> {
   if (dialect === 'postgres') {

@@ -17,13 +17,13 @@ import {
   type OperatorRole,
   type ResourceDeclaration,
 } from '../../resources/define.js';
-import type { Db } from '../db/index.js';
+import type { Db, Dialect } from '../db/index.js';
 import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
-import { COUNT_LIMIT, listConditions, listOrder, listParams, rowEstimate, searchIndexes, type ListResult } from './list-query.js';
+import { conditionColumns, COUNT_LIMIT, listConditions, listOrder, listParams, rowEstimate, searchIndexes, tableColumns, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -294,29 +294,39 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
   const writable = (values: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly && !resource.fields[key]?.virtual));
 
+  const onlyTableColumns = async (db: Db, dialect: Dialect, names: string[]) => {
+    const inTable = await tableColumns(db, dialect, table);
+    return names.every((name) => inTable.has(name));
+  };
+
   return {
     ownerOf(row: Record<string, unknown>): number | null {
       return resource.owner ? ((row[resource.owner] as number | null) ?? null) : null;
     },
 
     /** The two queries of a list call: the page, and its count (which stops after COUNT_LIMIT + 1 matches). */
-    async listQueries(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>) {
+    async listQueries(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>) {
       const order = listOrder(resource, params);
       const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
       const where = listConditions(resource, dialect, params, indexed);
-      const base = scoped((db as Db as any).selectFrom(source), scope).where((eb: any) => eb.and(where(eb)));
-      const rows = base
+      const matching = (from: string) => scoped((db as Db as any).selectFrom(from), scope).where((eb: any) => eb.and(where(eb)));
+      const rows = matching(source)
         .select(columns)
         .orderBy(order.field, order.order)
         .orderBy('id', order.order)
         .limit(params.page_size)
         .offset((params.page - 1) * params.page_size);
-      const matches = base.select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
+      // The resource's view is its table's rows and columns plus computed ones (usage, names):
+      // unless a condition reads one of those, the count reads the table, an index read
+      // (mailbox_view's join would probe mailbox_usage once per counted mailbox). An area's
+      // view masks values, so its conditions are always read through it.
+      const countFrom = source === resource.view && (await onlyTableColumns(db, dialect, conditionColumns(resource, scope, params))) ? table : source;
+      const matches = matching(countFrom).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
       const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
       return { rows, count };
     },
 
-    async list(db: Db, dialect: 'sqlite' | 'postgres', scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+    async list(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
       const queries = await this.listQueries(db, dialect, scope, params);
       const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirst()]);
       const page = { list: rows.map(present), page: params.page, page_size: params.page_size };

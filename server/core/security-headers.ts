@@ -26,17 +26,20 @@ export const contentSecurityPolicy = [
 ].join('; ');
 
 export function securityHeaders(app: FastifyInstance, publicUrl: string) {
-  const https = publicUrl.startsWith('https://');
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', contentSecurityPolicy);
-    reply.header('x-content-type-options', baseHeaders['x-content-type-options']);
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-opener-policy', 'same-origin');
+  const everyAnswer: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy,
+    'x-content-type-options': baseHeaders['x-content-type-options'],
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
     // Browsers ignore HSTS over plain HTTP; only an https PUBLIC_URL makes it meaningful.
-    if (https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    // Answers under /api/ carry sessions and customers' data: never kept by a browser or proxy.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', baseHeaders['cache-control']);
-    return payload;
+    ...(publicUrl.startsWith('https://') ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+  // Answers under /api/ carry sessions and customers' data: never kept by a browser or proxy.
+  const apiAnswer = { ...everyAnswer, 'cache-control': baseHeaders['cache-control'] };
+  // A callback hook, not an async one: it runs on every answer, and a promise per answer costs.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiAnswer : everyAnswer);
+    done(null, payload);
   });
 }

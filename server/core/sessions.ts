@@ -3,9 +3,9 @@
  * expiry. Logout revokes one; a password change or a disabled account revokes the others.
  */
 import crypto from 'node:crypto';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import type { Db, Dialect } from '../db/index.js';
-import type { SessionRow } from '../db/schema.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
 import { inMinutes, now, nowMs as clockMs } from './time.js';
 
 export type SessionActor = SessionRow['actor'];
@@ -42,10 +42,14 @@ export async function createSession(
   return token;
 }
 
+/** A customer login's own columns, read with its session on every request; me/info answers with them. */
+export const accountColumns = ['id', 'owner_id', 'email', 'username', 'is_verified', 'status', 'points', 'storage_max', 'locale', 'last_login_at', 'created_at'] as const;
+export type AccountInfo = Pick<Selectable<UserRow>, (typeof accountColumns)[number]>;
+
 // One query per authenticated request: the session and the account it belongs to (and a team
 // member's customer), written once as SQL so that no query is built per request.
 const signedInSql = {
-  customer: `select s.id as session_id, s.last_seen_at, s.expires_at, u.id, u.owner_id, u.email, u.is_verified, u.status, o.status as owner_status
+  customer: `select s.id as session_id, s.last_seen_at, s.expires_at, ${accountColumns.map((c) => `u.${c}`).join(', ')}, o.status as owner_status
     from session s join "user" u on u.id = s.account_id left join "user" o on o.id = u.owner_id
     where s.token_hash = ? and s.actor = 'customer' and s.revoked_at is null`,
   operator: `select s.id as session_id, s.last_seen_at, s.expires_at, a.id, a.username, a.role, a.status
@@ -65,10 +69,7 @@ interface LiveSession {
   id: number;
   status: string;
 }
-export interface SignedInCustomer extends LiveSession {
-  owner_id: number | null;
-  email: string;
-  is_verified: number;
+export interface SignedInCustomer extends LiveSession, AccountInfo {
   owner_status: string | null;
 }
 export interface SignedInOperator extends LiveSession {

@@ -39,6 +39,11 @@ export function currentPeriod(cron: string, at = nowMs()): string {
   return cronParser.parseExpression(cron, { currentDate: new Date(at + 1), tz: 'UTC' }).prev().toDate().toISOString();
 }
 
+/** When the cron period we are in ends (its next occurrence after now), in ms. */
+export function periodEnd(cron: string, at = nowMs()): number {
+  return cronParser.parseExpression(cron, { currentDate: new Date(at), tz: 'UTC' }).next().toDate().getTime();
+}
+
 export function contextOf(services: Services, attempt: number, maxAttempts: number): JobContext {
   return { services, attempt, finalAttempt: attempt >= maxAttempts };
 }

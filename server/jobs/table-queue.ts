@@ -13,7 +13,7 @@ import type { Services } from '../services.js';
 import { retryDelayMs, type JobSpec } from './define.js';
 import type { EnqueueOptions, JobCounts, JobQuery, JobRegistry, Jobs, JobView } from './index.js';
 import { maskSecrets } from './mask.js';
-import { contextOf, currentPeriod, errorText, runnablesOf } from './registry.js';
+import { contextOf, currentPeriod, errorText, periodEnd, runnablesOf } from './registry.js';
 
 export interface QueueOptions {
   /** How often the worker looks for due jobs and schedules when nothing woke it. */
@@ -36,7 +36,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
   let timer: NodeJS.Timeout | undefined;
   let working: Promise<void> | undefined;
   let wokenWhileWorking = false;
-  const lastPeriod = new Map<string, string>();
+  const lastPeriod = new Map<string, { start: string; end: number }>();
 
   async function claimNext(): Promise<Claimed | undefined> {
     if (names.length === 0) return undefined;
@@ -93,10 +93,13 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
   async function startDueSchedules() {
     for (const runnable of runnables.values()) {
       if (!runnable.cron) continue;
-      const period = currentPeriod(runnable.cron);
-      if (lastPeriod.get(runnable.name) === period) continue;
-      await insert(db, runnable.name, runnable, {}, { uniqueKey: period });
-      lastPeriod.set(runnable.name, period);
+      // Reading a cron expression costs more than a poll's queries: once per period is enough.
+      const at = nowMs();
+      const known = lastPeriod.get(runnable.name);
+      if (known && Date.parse(known.start) <= at && at < known.end) continue;
+      const start = currentPeriod(runnable.cron, at);
+      if (known?.start !== start) await insert(db, runnable.name, runnable, {}, { uniqueKey: start });
+      lastPeriod.set(runnable.name, { start, end: periodEnd(runnable.cron, at) });
     }
   }
 

@@ -72,6 +72,7 @@ describe('support', () => {
     await page.waitForURL(/\/admin\/ticket\/view\?id=\d+$/);
     ticketId = new URL(page.url()).searchParams.get('id')!;
     // Plain text: the markup is shown as typed, line breaks kept; nothing ran.
+    await page.locator('.ticket-message-body').first().waitFor();
     await expect(messages(page)).resolves.toEqual(['Hello,\nmail to sales@ bounces since Monday.\n<script>alert(1)</script>']);
     await expect(page.locator('.ticket-attachment').textContent()).resolves.toContain('bounce.png');
     expect(errors).toEqual([]);
@@ -81,6 +82,9 @@ describe('support', () => {
     const { page, errors } = await signedInOperator();
     await page.goto('/manage/ticket');
     await page.locator('input[name=q]').fill(subject.split(' ').slice(0, 3).join(' '));
+    // The search reaches the address bar after a debounce; a row clicked before it would be
+    // left again when it does (the list navigates to its filtered address).
+    await page.waitForURL((url) => url.searchParams.get('filter')?.includes('Mail to sales') ?? false);
     const row = page.locator('tr', { hasText: subject });
     await row.waitFor();
     await shot(page, 'ticket-queue');
