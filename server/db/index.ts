@@ -1,4 +1,5 @@
 /** Opens the database: embedded SQLite in DATA_DIR, or PostgreSQL when DATABASE_URL says so. */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -23,12 +24,37 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+// Per connection, at most this many statements are kept prepared; later new texts run unprepared.
+const PREPARED_PER_CONNECTION = 1000;
+
+/**
+ * PostgreSQL parses and plans every unnamed query anew, which costs more than running the
+ * short indexed queries most calls make. Kysely sends unnamed ones, so each connection names
+ * the statements that have parameters by their text's hash: PostgreSQL keeps them prepared,
+ * and re-plans them itself when a table they read changes. The count is bounded because
+ * texts vary (a filter's list of values).
+ */
+function reusePlans(client: pg.PoolClient) {
+  const prepared = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || rest.length) return query(text, values, ...rest);
+    const name = `k${crypto.createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (!prepared.has(name)) {
+      if (prepared.size >= PREPARED_PER_CONNECTION) return query(text, values);
+      prepared.add(name);
+    }
+    return query({ name, text, values });
+  }) as typeof client.query;
+}
+
 export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseHandle {
   if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle connection the server closes (restart, failover, a dropped test database) is
     // replaced by the pool on next use; without a listener its error would end the process.
     pool.on('error', (error) => console.error(`PostgreSQL closed an idle connection: ${error.message}`));
+    pool.on('connect', reusePlans);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
