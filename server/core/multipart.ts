@@ -75,7 +75,12 @@ export async function registerMultipart(app: FastifyInstance, limitBytes: number
   await app.register(fastifyMultipart, {
     limits: { fieldSize: limitBytes, fileSize: limitBytes, parts: MAX_PARTS, fieldNameSize: 100, headerPairs: 100 },
   });
-  app.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = await readForm(request, limitBytes);
+  // A callback hook: it runs on every request, and most are JSON (no promise for those).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.isMultipart()) return done();
+    readForm(request, limitBytes).then((body) => {
+      request.body = body;
+      done();
+    }, done);
   });
 }
