@@ -94,8 +94,9 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
   await app.register(stripeWebhook(full));
   registerMailClientConfig(app, full);
 
-  const document = openApiDocument(full.calls, version);
-  app.get('/api/openapi.json', async () => document);
+  // Made when first asked for: converting ~120 input schemas is not worth delaying start-up for.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/api/openapi.json', async () => (document ??= openApiDocument(full.calls, version)));
 
   const webRoot = services.config.webRoot ?? path.resolve('dist/web');
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));
