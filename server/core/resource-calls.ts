@@ -23,7 +23,7 @@ import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
-import { COUNT_LIMIT, listConditions, listOrder, listParams, rowEstimate, searchIndexes, type ListResult } from './list-query.js';
+import { COUNT_LIMIT, listConditions, listOrder, listParams, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -305,12 +305,18 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
       const where = listConditions(resource, dialect, params, indexed);
       const base = scoped((db as Db as any).selectFrom(source), scope).where((eb: any) => eb.and(where(eb)));
-      const rows = base
-        .select(columns)
-        .orderBy(order.field, order.order)
-        .orderBy('id', order.order)
-        .limit(params.page_size)
-        .offset((params.page - 1) * params.page_size);
+      const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
+      const page = (query: any) => inOrder(query).limit(params.page_size).offset((params.page - 1) * params.page_size);
+      const sortMatches = dialect === 'postgres' && !!params.q && (await plannedRows(db, base.select(sql`1`.as('one')))) <= SORT_LIMIT;
+      const rows = sortMatches
+        ? // The matches, materialized (never a walk in order), sorted; then the page's rows.
+          inOrder(
+            (db as any)
+              .selectFrom(source)
+              .select(columns)
+              .where('id', 'in', page((db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])])).selectFrom('matches').select('id'))),
+          )
+        : page(base.select(columns));
       const matches = base.select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
       const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
       return { rows, count };
