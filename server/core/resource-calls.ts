@@ -308,15 +308,12 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
       const page = (query: any) => inOrder(query).limit(params.page_size).offset((params.page - 1) * params.page_size);
       const sortMatches = dialect === 'postgres' && !!params.q && (await plannedRows(db, base.select(sql`1`.as('one')))) <= SORT_LIMIT;
-      const rows = sortMatches
-        ? // The matches, materialized (never a walk in order), sorted; then the page's rows.
-          inOrder(
-            (db as any)
-              .selectFrom(source)
-              .select(columns)
-              .where('id', 'in', page((db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])])).selectFrom('matches').select('id'))),
-          )
-        : page(base.select(columns));
+      // The matches materialized (so never a walk in order) and sorted; then the page's rows.
+      const sortedPage = () => {
+        const found = (db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])]));
+        return inOrder((db as any).selectFrom(source).select(columns).where('id', 'in', page(found.selectFrom('matches').select('id'))));
+      };
+      const rows = sortMatches ? sortedPage() : page(base.select(columns));
       const matches = base.select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
       const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
       return { rows, count };
