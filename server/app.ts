@@ -1,5 +1,6 @@
 /** Builds the HTTP app: every call, the error envelope, the OpenAPI description and the web app. */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -37,6 +38,14 @@ import { teamInvitationCalls } from './team/calls.js';
 
 export const version = '0.1.0';
 
+// Our routes declare no JSON schema (zod validates input: core/validation.ts), so Fastify's schema
+// compilers (ajv, fast-json-stringify: a good part of start-up) load only if a route ever needs one.
+const load = createRequire(import.meta.url);
+const lazySchemaCompilers = {
+  buildValidator: (...args: unknown[]) => load('@fastify/ajv-compiler')()(...args),
+  buildSerializer: (...args: unknown[]) => load('@fastify/fast-json-stringify-compiler')()(...args),
+};
+
 export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, options: { logger?: boolean } = {}): Promise<{ app: FastifyInstance; services: Services }> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -46,6 +55,7 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     clientErrorHandler,
     routerOptions: { querystringParser: parseQueryString },
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   securityHeaders(app, services.config.publicUrl);
   const full: Services = { ...services, logger: app.log, calls: [] };
@@ -94,8 +104,9 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
   await app.register(stripeWebhook(full));
   registerMailClientConfig(app, full);
 
-  const document = openApiDocument(full.calls, version);
-  app.get('/api/openapi.json', async () => document);
+  // Made when first asked for: converting ~120 input schemas is not worth delaying start-up for.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/api/openapi.json', async () => (document ??= openApiDocument(full.calls, version)));
 
   const webRoot = services.config.webRoot ?? path.resolve('dist/web');
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));

@@ -15,11 +15,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const config = loadConfig();
-const maildesk = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent' });
+const maildesk = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent', deferJobs: true });
 const { app, firstOperator, services } = maildesk;
 close = maildesk.close;
 app.log.level = process.env.LOG_LEVEL ?? 'warn';
 const address = await app.listen({ port: config.port, host: config.host });
+await maildesk.startJobs();
 
 const where = services.dialect === 'sqlite' ? services.database.sqlitePath : 'PostgreSQL (DATABASE_URL)';
 console.log(`\nMaildesk is running at ${address}  (database: ${where})`);

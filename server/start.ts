@@ -26,7 +26,17 @@ export async function ensureFirstOperator(db: Db, config: Pick<Config, 'adminUse
   return { username: config.adminUsername, password, generated: !config.adminPassword };
 }
 
-export async function startMaildesk(config: Config, options: { logger?: boolean } = {}) {
+export interface StartOptions {
+  logger?: boolean;
+  /**
+   * Leave the job workers and schedules to startJobs(), called once the app listens: they
+   * are not needed to answer requests (enqueueing works as soon as startMaildesk returns),
+   * and their first round (due schedules, jobs left by the last run) would delay listening.
+   */
+  deferJobs?: boolean;
+}
+
+export async function startMaildesk(config: Config, options: StartOptions = {}) {
   const database = openDatabase(config);
   await migrateToLatest(database);
   await ensureDefaultTemplates(database.db);
@@ -35,14 +45,17 @@ export async function startMaildesk(config: Config, options: { logger?: boolean 
   const jobs = await createJobs(database, allJobs, config, logger);
   const mailer = createMailer(database.db, jobs, config);
   const limiter = new RateLimiter(config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore());
-  const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, jobs, limiter }, options);
-  await jobs.start(services);
+  const { app, services } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, jobs, limiter }, { logger: options.logger });
+  let jobsStarted: Promise<void> | undefined;
+  const startJobs = () => (jobsStarted ??= jobs.start(services));
+  if (!options.deferJobs) await startJobs();
   const close = async () => {
     await app.close();
     // The job being run ends first; queued ones wait in the database for the next start.
+    await jobsStarted?.catch(() => undefined);
     await jobs.stop();
     await limiter.close();
     await database.close();
   };
-  return { app, services, firstOperator, close };
+  return { app, services, firstOperator, startJobs, close };
 }

@@ -3,7 +3,7 @@
  * free-text q; the answer is { list, total, page, page_size }. Everything happens in the
  * database, on declared (and indexed) columns only.
  */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import { lineText } from '../../resources/text.js';
 import { fieldSchema, MAX_ID, wholeNumber, type Field, type ResourceDeclaration } from '../../resources/define.js';
@@ -103,6 +103,23 @@ export function listConditions(
     }
     return conditions;
   };
+}
+
+/**
+ * PostgreSQL reads a list's page by walking the table in the list's order when it expects
+ * matches to come soon, as if they were spread evenly. A search's matches come in runs
+ * ("User 42…" are the ids 420000–429999 of a million mailboxes, made in series), and the
+ * walk may read most of the table. So a search expected to match at most this many rows has
+ * its page sorted from its matches, found through the trigram indexes; beyond it, matches are
+ * dense enough for the walk to meet a page of them early.
+ */
+export const SORT_LIMIT = 100_000;
+
+/** PostgreSQL: the number of rows the planner expects a query to return. */
+export async function plannedRows(db: Db, query: Compilable): Promise<number> {
+  const { sql: text, parameters } = query.compile();
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]));
+  return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
 /** The ORDER BY of a list, refusing undeclared sort fields. Ties are broken by id. */

@@ -23,7 +23,7 @@ import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
-import { conditionColumns, COUNT_LIMIT, listConditions, listOrder, listParams, rowEstimate, searchIndexes, tableColumns, type ListResult } from './list-query.js';
+import { conditionColumns, COUNT_LIMIT, listConditions, listOrder, listParams, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -310,18 +310,22 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
       const where = listConditions(resource, dialect, params, indexed);
       const matching = (from: string) => scoped((db as Db as any).selectFrom(from), scope).where((eb: any) => eb.and(where(eb)));
-      const rows = matching(source)
-        .select(columns)
-        .orderBy(order.field, order.order)
-        .orderBy('id', order.order)
-        .limit(params.page_size)
-        .offset((params.page - 1) * params.page_size);
+      const base = matching(source);
+      const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
+      const page = (query: any) => inOrder(query).limit(params.page_size).offset((params.page - 1) * params.page_size);
+      const sortMatches = dialect === 'postgres' && !!params.q && (await plannedRows(db, base.select(sql`1`.as('one')))) <= SORT_LIMIT;
+      // The matches materialized (so never a walk in order) and sorted; then the page's rows.
+      const sortedPage = () => {
+        const found = (db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])]));
+        return inOrder((db as any).selectFrom(source).select(columns).where('id', 'in', page(found.selectFrom('matches').select('id'))));
+      };
+      const rows = sortMatches ? sortedPage() : page(base.select(columns));
       // The resource's view is its table's rows and columns plus computed ones (usage, names):
       // unless a condition reads one of those, the count reads the table, an index read
       // (mailbox_view's join would probe mailbox_usage once per counted mailbox). An area's
       // view masks values, so its conditions are always read through it.
       const countFrom = source === resource.view && (await onlyTableColumns(db, dialect, conditionColumns(resource, scope, params))) ? table : source;
-      const matches = matching(countFrom).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
+      const matches = (countFrom === source ? base : matching(countFrom)).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
       const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
       return { rows, count };
     },

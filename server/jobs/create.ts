@@ -1,4 +1,7 @@
-/** The queue for this database: the embedded table on SQLite, pg-boss on PostgreSQL. */
+/**
+ * The queue for this database: the embedded table on SQLite, pg-boss on PostgreSQL. Jobs can
+ * be enqueued once this returns; they run once the queue is started.
+ */
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/index.js';
 import type { JobRegistry, Jobs } from './index.js';

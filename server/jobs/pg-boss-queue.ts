@@ -14,6 +14,7 @@
  *   retried like any failure.
  */
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { CompiledQuery, sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { nowMs } from '../core/time.js';
@@ -22,7 +23,7 @@ import type { Services } from '../services.js';
 import type { JobSpec } from './define.js';
 import type { EnqueueOptions, JobRegistry, Jobs, JobState, JobView } from './index.js';
 import { maskSecrets } from './mask.js';
-import { contextOf, errorText, runnablesOf, type Runnable } from './registry.js';
+import { checkSchedules, contextOf, errorText, runnablesOf, type Runnable } from './registry.js';
 import { keepDoneJobsDays, keepFailedJobsDays } from './housekeeping.js';
 import type { QueueOptions } from './table-queue.js';
 import { countsOf } from './table-queue.js';
@@ -39,6 +40,8 @@ export function idOfUniqueKey(name: string, key: string): string {
 }
 /** Longest a run may take before pg-boss fails it (and retries it). */
 const expireInSeconds = 300;
+/** The version of its schema this pg-boss installs (pg-boss.version in the database). */
+const bossSchemaVersion: number = createRequire(import.meta.url)('pg-boss/version.json').schema;
 
 /** Runs pg-boss's SQL on `db`: on a transaction's own connection when `db` is one. */
 export const executorOf = (db: Db): PgBoss.Db => ({
@@ -82,7 +85,12 @@ const viewOf = (row: BossRow): JobView => {
   };
 };
 
-export function pgBossQueue(db: Db, connectionString: string, registry: JobRegistry, options: QueueOptions): Jobs {
+/**
+ * pg-boss on `db`. What enqueueing needs (pg-boss's schema at its version, a queue per job:
+ * pg-boss drops a job sent to a queue that does not exist) is there when this returns;
+ * workers and schedules begin with start().
+ */
+export async function pgBossQueue(db: Db, connectionString: string, registry: JobRegistry, options: QueueOptions): Promise<Jobs> {
   const runnables = runnablesOf(registry);
   const names = [...runnables.keys()];
   const boss = new PgBoss({
@@ -114,9 +122,18 @@ export function pgBossQueue(db: Db, connectionString: string, registry: JobRegis
   const activeJobs = async () =>
     (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = any(${names}) and state = 'active'`.execute(db)).rows[0].n;
 
+  // Up to date (every start but the first, or the first after an upgrade): one read.
+  if (!(await queuesReady(db, names))) {
+    await boss.start(); // installs or migrates pg-boss's schema
+    started = true;
+    for (const runnable of runnables.values()) {
+      await boss.createQueue(runnable.name, { name: runnable.name, policy: 'standard', retryLimit: runnable.retryLimit, retryDelay: runnable.retryDelaySeconds, retryBackoff: true, expireInSeconds });
+    }
+  }
+
   const select = sql`select id, name, state, retry_count, retry_limit, start_after, output, data, created_on, completed_on, started_on from pgboss.job`;
 
-  return {
+  const jobs: Jobs = {
     async enqueue<P>(into: Db, job: JobSpec<P>, payload: P, opts: EnqueueOptions = {}) {
       const runnable = runnables.get(job.name);
       if (!runnable) throw new Error(`Job "${job.name}" is not listed in server/jobs/all.ts`);
@@ -164,11 +181,11 @@ export function pgBossQueue(db: Db, connectionString: string, registry: JobRegis
     },
 
     async start(appServices) {
+      checkSchedules(runnables);
       services = appServices;
       await boss.start();
       started = true;
       for (const runnable of runnables.values()) {
-        await boss.createQueue(runnable.name, { name: runnable.name, policy: 'standard', retryLimit: runnable.retryLimit, retryDelay: runnable.retryDelaySeconds, retryBackoff: true, expireInSeconds });
         let workerId = '';
         workerId = await boss.work(runnable.name, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: Math.max(0.5, options.pollMs / 1000) }, async ([job]) => {
           try {
@@ -229,4 +246,16 @@ export function pgBossQueue(db: Db, connectionString: string, registry: JobRegis
       return true;
     },
   };
+  return jobs;
+}
+
+/** Whether pg-boss's schema is at this pg-boss's version and has a queue for every name. */
+async function queuesReady(db: Db, names: string[]): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ version: number; queues: number }>`
+      select (select version from pgboss.version) as version, (select count(*)::int from pgboss.queue where name = any(${names})) as queues`.execute(db);
+    return Number(rows[0].version) === bossSchemaVersion && rows[0].queues === names.length;
+  } catch {
+    return false; // no pgboss schema yet: boss.start() makes it
+  }
 }

@@ -28,10 +28,17 @@ export function runnablesOf(registry: JobRegistry): Map<string, Runnable> {
     add({ name: job.name, retryLimit: job.retryLimit ?? defaultRetryLimit, retryDelaySeconds: job.retryDelaySeconds ?? defaultRetryDelaySeconds, run: job.handler });
   }
   for (const schedule of registry.schedules) {
-    cronParser.parseExpression(schedule.cron); // a typo fails at start, not at 3 a.m.
     add({ name: schedule.name, cron: schedule.cron, retryLimit: scheduleRetryLimit, retryDelaySeconds: 30, run: (_payload, ctx) => schedule.handler(ctx) });
   }
   return byName;
+}
+
+/**
+ * A schedule whose cron does not parse fails the queue's start, not a run at 3 a.m. (Checked
+ * when the workers start, after the app listens: the cron library's first use is slow.)
+ */
+export function checkSchedules(runnables: Map<string, Runnable>) {
+  for (const runnable of runnables.values()) if (runnable.cron) cronParser.parseExpression(runnable.cron);
 }
 
 /** The start of the cron period we are in (its latest occurrence not after now), in UTC. */

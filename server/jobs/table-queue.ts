@@ -13,7 +13,7 @@ import type { Services } from '../services.js';
 import { retryDelayMs, type JobSpec } from './define.js';
 import type { EnqueueOptions, JobCounts, JobQuery, JobRegistry, Jobs, JobView } from './index.js';
 import { maskSecrets } from './mask.js';
-import { contextOf, currentPeriod, errorText, periodEnd, runnablesOf } from './registry.js';
+import { checkSchedules, contextOf, currentPeriod, errorText, periodEnd, runnablesOf } from './registry.js';
 
 export interface QueueOptions {
   /** How often the worker looks for due jobs and schedules when nothing woke it. */
@@ -186,6 +186,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
     },
 
     async start(appServices) {
+      checkSchedules(runnables);
       services = appServices;
       // A run cut short by a crash is taken again at once: this process owns the database.
       if (names.length) {

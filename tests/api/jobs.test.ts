@@ -91,6 +91,30 @@ describe('enqueue in a transaction', () => {
   });
 });
 
+describe('start-up order', () => {
+  it('When jobs are enqueued before their queue has started (the app answers before its workers begin), then they wait and run once it starts', async () => {
+    const early = defineJob<{ n: number }>({
+      name: 'test.early',
+      async handler(payload, ctx) {
+        runs.push({ job: 'test.early', payload, attempt: ctx.attempt });
+      },
+    });
+    const config = { ...t.config, jobSchedules: false };
+    // The first queue for these names makes what enqueueing needs; the second finds it there.
+    const first = await createJobs(t.services.database, { jobs: [early], schedules: [] }, config, noLogs);
+    await first.enqueue(t.services.db, early, { n: 1 });
+    const second = await createJobs(t.services.database, { jobs: [early], schedules: [] }, config, noLogs);
+    await second.enqueue(t.services.db, early, { n: 2 });
+    try {
+      await second.start(t.services);
+      await second.drain();
+      expect(runsOf('test.early').map((r) => r.payload.n)).toEqual([1, 2]);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+});
+
 describe('retries', () => {
   it('When a handler fails twice and then succeeds, then it is retried after growing waits and ends done', async () => {
     await queue.enqueue(t.services.db, flaky, { failures: 2 });
