@@ -33,8 +33,7 @@ export const mailboxBehaviour: ResourceBehaviour = {
     if (change.op === 'create') {
       await refuseAliasClash(ctx, String(row.address), 'alias');
       await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
-      const { count } = await ctx.trx.selectFrom('mailbox').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
-      checkLimit(domain.max_mailboxes, Number(count), 'error.mailbox_limit', domain.name_unicode);
+      await checkLimit(ctx.trx, 'mailbox', domain.id, domain.max_mailboxes, 'error.mailbox_limit', domain.name_unicode);
     }
     const previousQuota = change.op === 'update' ? Number(change.before!.quota) : 0;
     if (change.op === 'create' || Number(row.quota) !== previousQuota) {
