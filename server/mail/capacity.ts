@@ -9,19 +9,22 @@ import { AppError, fieldError } from '../core/errors.js';
 import { now } from '../core/time.js';
 import { formatBytes } from '../../resources/bytes.js';
 
+// What counts: blocks not yet expired, and the quota of every mailbox (active or not).
+const unexpiredBlocks = (db: Db, ownerId: number, at: string) =>
+  db
+    .selectFrom('storage')
+    .where('owner_id', '=', ownerId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]));
+const mailboxesOf = (db: Db, ownerId: number) => db.selectFrom('mailbox').where('owner_id', '=', ownerId);
+
 export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySummary> {
   const at = now();
   const [blocks, quotas, usage, owner] = await Promise.all([
-    db
-      .selectFrom('storage')
+    unexpiredBlocks(db, ownerId, at)
       .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('capacity'), eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('next_expiry')])
-      .where('owner_id', '=', ownerId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('mailbox')
+    mailboxesOf(db, ownerId)
       .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('allocated'), eb.fn.countAll<number>().as('count')])
-      .where('owner_id', '=', ownerId)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('mailbox')
@@ -47,6 +50,27 @@ export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySumma
   };
 }
 
+/** Just what a quota decision needs, in one query (it runs while the customer is locked). */
+async function allocationOf(db: Db, ownerId: number) {
+  const at = now();
+  const row = await db
+    .selectFrom('user')
+    .where('id', '=', ownerId)
+    .select([
+      'storage_max',
+      unexpiredBlocks(db, ownerId, at)
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('sum'))
+        .as('capacity'),
+      mailboxesOf(db, ownerId)
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('sum'))
+        .as('allocated'),
+    ])
+    .executeTakeFirst();
+  const capacity = Number(row?.capacity ?? 0);
+  const allocated = Number(row?.allocated ?? 0);
+  return { capacity, allocated, available: Math.max(0, capacity - allocated), storage_max: Number(row?.storage_max ?? 0) };
+}
+
 /** Serialises capacity decisions of one customer (PostgreSQL; SQLite writes one at a time anyway). */
 export async function lockCustomer(trx: Db, dialect: Dialect, ownerId: number) {
   if (dialect === 'postgres') await trx.selectFrom('user').select('id').where('id', '=', ownerId).forUpdate().execute();
@@ -59,7 +83,7 @@ export async function checkMailboxQuota(
   request: { ownerId: number; quota: number; previousQuota: number; domainMaxQuota: number },
 ) {
   await lockCustomer(trx, dialect, request.ownerId);
-  const summary = await capacityOf(trx, request.ownerId);
+  const summary = await allocationOf(trx, request.ownerId);
   if (request.quota > summary.storage_max) throw fieldError('quota', 'validation.quota_above_storage_max', { max: summary.storage_max });
   if (request.domainMaxQuota > 0 && request.quota > request.domainMaxQuota) {
     throw fieldError('quota', 'validation.quota_above_domain_max', { max: request.domainMaxQuota });

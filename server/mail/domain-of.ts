@@ -1,6 +1,7 @@
 /** The domain a mailbox, alias or alias domain is made in, as the caller may use it. */
 import { AppError, notFound } from '../core/errors.js';
 import type { WriteContext } from '../core/resource-calls.js';
+import type { Db } from '../db/index.js';
 
 /**
  * The domain with that id, if the caller's customer owns it (any customer's for operators).
@@ -16,7 +17,12 @@ export async function usableDomain(ctx: WriteContext, domainId: unknown) {
   return domain;
 }
 
-/** A customer-set limit of a domain (0 = none) against how many records it already has. */
-export function checkLimit(limit: number, count: number, message: string, name: string) {
-  if (limit > 0 && count >= limit) throw new AppError('conflict', message, { limit, domain: name });
+/**
+ * A customer-set limit of a domain (0 = none) against how many mailboxes or aliases it already
+ * has; counted only when there is a limit (a count reads every one of the domain's records).
+ */
+export async function checkLimit(trx: Db, table: 'mailbox' | 'alias', domainId: number, limit: number, message: string, name: string) {
+  if (limit <= 0) return;
+  const { count } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  if (Number(count) >= limit) throw new AppError('conflict', message, { limit, domain: name });
 }

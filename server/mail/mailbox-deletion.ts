@@ -124,8 +124,7 @@ export async function restoreDeletedMailbox(ctx: CallContext<'operator'>, id: nu
       trx.selectFrom('mailbox').select('id').where('address', '=', row.address).executeTakeFirst(),
     ]);
     if (alias || box) throw new AppError('conflict', 'error.restore_address_taken', { address });
-    const { count } = await trx.selectFrom('mailbox').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
-    checkLimit(domain.max_mailboxes, Number(count), 'error.mailbox_limit', domain.name_unicode);
+    await checkLimit(trx, 'mailbox', domain.id, domain.max_mailboxes, 'error.mailbox_limit', domain.name_unicode);
     await checkMailboxQuota(trx, dialect, { ownerId: row.owner_id, quota: row.quota, previousQuota: 0, domainMaxQuota: domain.max_quota }).catch((error) => {
       // The quota is the mailbox's own, not a field the operator typed: say so in one sentence.
       const quota = error instanceof AppError ? error.errors?.quota : undefined;

@@ -41,7 +41,6 @@ export const aliasBehaviour: ResourceBehaviour = {
       await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
     }
     const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
-    const { count } = await ctx.trx.selectFrom('alias').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
-    checkLimit(domain.max_aliases, Number(count), 'error.alias_limit', domain.name_unicode);
+    await checkLimit(ctx.trx, 'alias', domain.id, domain.max_aliases, 'error.alias_limit', domain.name_unicode);
   },
 };

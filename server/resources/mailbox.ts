@@ -1,6 +1,6 @@
 /** Mailboxes: address from local part and domain, Dovecot-verifiable password, quota within capacity. */
 import { fieldError } from '../core/errors.js';
-import type { ResourceBehaviour } from '../core/resource-calls.js';
+import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
 import { checkMailboxQuota } from '../mail/capacity.js';
 import { checkLimit, usableDomain } from '../mail/domain-of.js';
 import { refuseHeldAddress, retireMailboxes } from '../mail/mailbox-deletion.js';
@@ -12,29 +12,32 @@ export async function refuseAliasClash(ctx: Parameters<NonNullable<ResourceBehav
   if (clash) throw fieldError('local_part', 'validation.taken');
 }
 
+// The domain toRow read for a new mailbox, which check needs too: read once per creation.
+const domainOfNew = new WeakMap<Change, Awaited<ReturnType<typeof usableDomain>>>();
+
 export const mailboxBehaviour: ResourceBehaviour = {
   // Hashed before the transaction opens.
   prepare: async (input) => (typeof input.password === 'string' ? { password_hash: await hashMailboxPassword(input.password) } : {}),
   async toRow(input, change, ctx) {
     if (change.op !== 'create') return {};
     const domain = await usableDomain(ctx, input.domain_id);
-    const owner = await ctx.trx.selectFrom('user').select('storage_max').where('id', '=', domain.owner_id).executeTakeFirstOrThrow();
+    domainOfNew.set(change, domain);
+    const quota = input.quota ?? (await ctx.trx.selectFrom('user').select('storage_max').where('id', '=', domain.owner_id).executeTakeFirstOrThrow()).storage_max;
     return {
       owner_id: domain.owner_id,
       address: `${input.local_part}@${domain.name}`,
       address_unicode: `${input.local_part}@${domain.name_unicode}`,
-      quota: input.quota ?? owner.storage_max,
+      quota,
     };
   },
   async check(change, ctx) {
     if (change.op === 'delete') return;
     const row = change.after!;
-    const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
+    const domain = domainOfNew.get(change) ?? (await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow());
     if (change.op === 'create') {
       await refuseAliasClash(ctx, String(row.address), 'alias');
       await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
-      const { count } = await ctx.trx.selectFrom('mailbox').select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domain.id).executeTakeFirstOrThrow();
-      checkLimit(domain.max_mailboxes, Number(count), 'error.mailbox_limit', domain.name_unicode);
+      await checkLimit(ctx.trx, 'mailbox', domain.id, domain.max_mailboxes, 'error.mailbox_limit', domain.name_unicode);
     }
     const previousQuota = change.op === 'update' ? Number(change.before!.quota) : 0;
     if (change.op === 'create' || Number(row.quota) !== previousQuota) {
