@@ -3,6 +3,7 @@ export const appEn = {
   app: {
     dialog: {
       ok: 'OK',
+      cancel: 'Cancel',
       title: { warning: 'WARNING', delete: 'Delete' },
     },
     error: {

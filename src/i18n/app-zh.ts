@@ -5,6 +5,7 @@ export const appZh: AppMessages = {
   app: {
     dialog: {
       ok: '确定',
+      cancel: '取消',
       title: { warning: '警告', delete: '删除确认' },
     },
     error: {

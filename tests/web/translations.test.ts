@@ -9,7 +9,8 @@ import englishMessages from 'ra-language-english';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../resources/index';
 import { serverMessages } from '../../resources/messages';
-import { messagesOf, type Locale } from '../../src/i18n';
+import type { Locale } from '../../src/i18n';
+import { messagesOf } from '../../src/i18n/areaTexts';
 import { screensOf } from '../../src/screens/registry';
 
 type Tree = { [key: string]: Tree | string };
