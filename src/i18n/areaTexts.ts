@@ -1,12 +1,14 @@
 /**
  * The areas' texts, in both languages: react-admin's own, the names and field labels of the
- * area's resources, and every page's texts, with English under Chinese as the fallback of any
+ * area's resources, our texts of the areas (app-area-*.ts) and every page's texts, with English under Chinese as the fallback of any
  * missing text. Only the areas import this (it stays out of the public pages' download).
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
 import type { Screen } from '../screens/registry';
+import { appAreaEn } from './app-area-en';
+import { appAreaZh } from './app-area-zh';
 import { currentLocale, locales, setLocale, type Locale } from './index';
 import { raChinese } from './ra-zh';
 import { resourceTexts } from './resources';
@@ -26,8 +28,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 }
 
 const base: Record<Locale, Tree> = {
-  en: deepMerge(englishMessages as Tree, textsEn as Tree),
-  zh: deepMerge(raChinese as Tree, textsZh as Tree),
+  en: deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree),
+  zh: deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */
