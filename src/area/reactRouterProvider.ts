@@ -5,6 +5,7 @@
  * router, and since the public pages need react-router too, it landed in every page's first
  * download. vite.config.ts builds ra-core with this file in place of its own.
  */
+import type { RouterNavigateFunction, RouterProvider } from 'ra-core';
 import { createElement, Fragment, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import {
   Link,
@@ -27,28 +28,28 @@ import {
 const useCanBlock = () => Boolean(useContext(UNSAFE_DataRouterContext) && useContext(UNSAFE_DataRouterStateContext));
 
 /** A navigate function that stays the same across navigations (react-router's changes with each one). */
-const useNavigate = () => {
-  const navigate = useReactRouterNavigate();
+const useNavigate = (): RouterNavigateFunction => {
+  const navigate = useReactRouterNavigate() as RouterNavigateFunction;
   const latest = useRef(navigate);
   useEffect(() => {
     latest.current = navigate;
   }, [navigate]);
-  return useCallback((...args: Parameters<typeof navigate>) => latest.current(...args), []);
+  return useCallback((...args: Parameters<RouterNavigateFunction>) => latest.current(...args), []) as RouterNavigateFunction;
 };
 
 const RouterWrapper = ({ children }: { basename?: string; children: ReactNode }) => createElement(Fragment, null, children);
 
-export const reactRouterProvider = {
+export const reactRouterProvider: RouterProvider = {
   useNavigate,
   useLocation,
-  useParams,
+  useParams: useParams as RouterProvider['useParams'],
   useBlocker,
   useMatch,
   useInRouterContext,
   useCanBlock,
   Link,
   Navigate,
-  Route,
+  Route: Route as RouterProvider['Route'],
   Routes,
   Outlet,
   RouterWrapper,
