@@ -4,8 +4,21 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   plugins: [react()],
-  // react-router's package points every bundler at its development build; the web app ships its production one.
-  ...(process.env.VITEST ? {} : { resolve: { alias: [{ find: /^react-router$/, replacement: path.resolve('node_modules/react-router/dist/production/index.mjs') }] } }),
+  // Builds only (tests run the packages as they are).
+  ...(process.env.VITEST
+    ? {}
+    : {
+        resolve: {
+          alias: [
+            // react-router's package points every bundler at its development build; the web app ships its production one.
+            { find: /^react-router$/, replacement: path.resolve('node_modules/react-router/dist/production/index.mjs') },
+            // ra-core's react-router adapter without the router it never needs here (src/area/reactRouterProvider.ts).
+            { find: /^\.\/adapters\/reactRouterProvider\.js$/, replacement: path.resolve('src/area/reactRouterProvider.ts') },
+            // node-polyglot (translations) polyfills Object.entries with ~15 kB of helpers every browser we serve has built in.
+            { find: /^object\.entries$/, replacement: path.resolve('src/shims/object-entries.cjs') },
+          ],
+        },
+      }),
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -7,7 +7,8 @@ import { localStorageStore } from 'react-admin';
 import type { Area } from '../../resources/define';
 import type { HttpClient } from '../api/client';
 import { createDataProvider } from '../dataProvider';
-import { createI18nProvider, translate } from '../i18n';
+import { translate } from '../i18n';
+import { createI18nProvider } from '../i18n/areaTexts';
 import { screensOf } from '../screens/registry';
 
 export function createArea(area: Area, httpClient: HttpClient, storePrefix: string) {

@@ -34,7 +34,7 @@ function PromptBody({ request, translate }: { request: DialogRequest; translate:
         <TextField autoFocus fullWidth margin="dense" value={value} onChange={(e) => setValue(e.target.value)} inputProps={{ 'aria-label': 'prompt' }} />
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => settle(request.id, '')}>{translate('ra.action.cancel')}</Button>
+        <Button onClick={() => settle(request.id, '')}>{translate('app.dialog.cancel')}</Button>
         <Button type="submit" variant="contained">
           {translate('app.dialog.ok')}
         </Button>
@@ -66,7 +66,7 @@ function Body({ request, translate }: { request: DialogRequest; translate: Trans
             <Message message={request.message} />
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => done(false)}>{translate('ra.action.cancel')}</Button>
+            <Button onClick={() => done(false)}>{translate('app.dialog.cancel')}</Button>
             <Button autoFocus variant="contained" onClick={() => done(true)}>
               {translate('app.dialog.ok')}
             </Button>

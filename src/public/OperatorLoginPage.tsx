@@ -1,7 +1,7 @@
 /** /login-manage: an operator signs in. */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
+import { TextField } from './TextField';
 import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { operatorSignIn } from '../authProvider/signIn';

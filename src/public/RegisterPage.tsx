@@ -2,7 +2,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
+import { TextField } from './TextField';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { FormCard } from './FormCard';

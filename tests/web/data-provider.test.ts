@@ -4,7 +4,7 @@ import type { HttpClient, Request } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
 import { createDataProvider } from '../../src/dataProvider';
 import { screensOf } from '../../src/screens/registry';
-import { messagesOf } from '../../src/i18n';
+import { messagesOf } from '../../src/i18n/areaTexts';
 
 /** A fake HTTP client: records every request and answers with the data the test gives. */
 function fakeClient(answer: (request: Request) => unknown = () => null) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DialogHost } from '../../src/dialogs/DialogHost';
 import { alert, alertedWithin, confirm, openDialog, prompt } from '../../src/dialogs/store';
 
-const texts: Record<string, string> = { 'app.dialog.ok': 'OK', 'ra.action.cancel': 'Cancel', 'app.dialog.title.warning': 'WARNING' };
+const texts: Record<string, string> = { 'app.dialog.ok': 'OK', 'app.dialog.cancel': 'Cancel', 'app.dialog.title.warning': 'WARNING' };
 const translate = (key: string, options?: Record<string, unknown>) => texts[key] ?? String(options?._ ?? key);
 
 const host = () => render(<DialogHost translate={translate} />);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messagesOf } from '../../src/i18n';
+import { messagesOf } from '../../src/i18n/areaTexts';
 import { logChanges, logSentence } from '../../src/log/sentence';
 
 const translator = (locale: 'zh' | 'en') => {

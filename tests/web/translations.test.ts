@@ -9,7 +9,10 @@ import englishMessages from 'ra-language-english';
 import { describe, expect, it } from 'vitest';
 import { resources } from '../../resources/index';
 import { serverMessages } from '../../resources/messages';
-import { messagesOf, type Locale } from '../../src/i18n';
+import type { Locale } from '../../src/i18n';
+import { messagesOf } from '../../src/i18n/areaTexts';
+import { textsEn } from '../../src/i18n/texts-en';
+import { textsZh } from '../../src/i18n/texts-zh';
 import { screensOf } from '../../src/screens/registry';
 
 type Tree = { [key: string]: Tree | string };
@@ -34,9 +37,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Complete keys written in our source, e.g. 'app.login.title' or "ra.action.save". */
-function keysUsedInSource(): string[] {
+function keysUsedInSource(files = sourceFiles(path.resolve('src'))): string[] {
   const keys = new Set<string>();
-  for (const file of sourceFiles(path.resolve('src'))) {
+  for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
     for (const match of text.matchAll(/['"`]((?:app|ra|error|validation)\.[a-z_]+(?:\.[A-Za-z_]+)+)['"`]/g)) keys.add(match[1]);
   }
@@ -70,6 +73,15 @@ describe('translations', () => {
     expect(used.length).toBeGreaterThan(80);
     for (const locale of ['zh', 'en'] as const) {
       expect(used.filter((key) => !textOf(catalogs[locale], key)), locale).toEqual([]);
+    }
+  });
+
+  it('the public pages and the dialogs use only the texts every page downloads (not those that come with the areas)', () => {
+    const outsideAreas = ['src/public', 'src/dialogs', 'src/api', 'src/App.tsx'].flatMap((p) => (p.endsWith('.tsx') ? [path.resolve(p)] : sourceFiles(path.resolve(p))));
+    const used = keysUsedInSource(outsideAreas).concat(dynamicKeys().filter((key) => /^app\.(index|dialog)\./.test(key)));
+    expect(used.length).toBeGreaterThan(40);
+    for (const [locale, texts] of [['zh', textsZh], ['en', textsEn]] as const) {
+      expect(used.filter((key) => !textOf(texts as unknown as Tree, key)), locale).toEqual([]);
     }
   });
 

@@ -1,0 +1,54 @@
+/**
+ * The areas' texts, in both languages: react-admin's own, the names and field labels of the
+ * area's resources, our texts of the areas (app-area-*.ts) and every page's texts, with English under Chinese as the fallback of any
+ * missing text. Only the areas import this (it stays out of the public pages' download).
+ */
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import englishMessages from 'ra-language-english';
+import type { I18nProvider, TranslationMessages } from 'ra-core';
+import type { Screen } from '../screens/registry';
+import { appAreaEn } from './app-area-en';
+import { appAreaZh } from './app-area-zh';
+import { currentLocale, locales, setLocale, type Locale } from './index';
+import { raChinese } from './ra-zh';
+import { resourceTexts } from './resources';
+import { textsEn } from './texts-en';
+import { textsZh } from './texts-zh';
+
+type Tree = { [key: string]: Tree | string | undefined };
+
+/** b over a: English under Chinese makes English the fallback of every missing text. */
+export function deepMerge(a: Tree, b: Tree): Tree {
+  const out: Tree = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const base = out[key];
+    out[key] = value && typeof value === 'object' && base && typeof base === 'object' ? deepMerge(base, value) : value;
+  }
+  return out;
+}
+
+const base: Record<Locale, Tree> = {
+  en: deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree),
+  zh: deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree),
+};
+
+/** Every text of a language; `screens` names the resources of an area. */
+export function messagesOf(locale: Locale, screens: Screen[] = []): TranslationMessages {
+  const resources: Tree = {};
+  for (const screen of screens) resources[screen.name] = resourceTexts[locale][screen.declaration.name] as Tree;
+  const english = deepMerge(base.en, { resources: Object.fromEntries(screens.map((s) => [s.name, resourceTexts.en[s.declaration.name] as Tree])) });
+  const own = deepMerge(base[locale], { resources });
+  return (locale === 'en' ? english : deepMerge(english, own)) as TranslationMessages;
+}
+
+/** The i18nProvider of an area; changing its language changes the whole app's. */
+export function createI18nProvider(screens: Screen[]): I18nProvider {
+  const provider = polyglotI18nProvider((locale) => messagesOf(locale as Locale, screens), currentLocale(), [...locales], { allowMissing: true });
+  return {
+    ...provider,
+    changeLocale: async (locale: string, options?: unknown) => {
+      await provider.changeLocale(locale, options);
+      await setLocale(locale as Locale);
+    },
+  };
+}
