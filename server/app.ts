@@ -72,7 +72,7 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     }
   });
 
-  await registerMultipart(app, services.config.bodyLimitBytes);
+  registerMultipart(app, services.config.bodyLimitBytes);
   app.setErrorHandler(sendError);
 
   registerCalls(app, full, [

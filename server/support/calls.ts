@@ -72,7 +72,7 @@ function callsOf(area: Area): CallSpec<any, any>[] {
           'content-type': file.content_type,
           'content-disposition': attachmentDisposition(file.file_name),
           'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; sandbox",
+          'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
           'cache-control': 'private, no-store',
         });
       },

@@ -1,4 +1,4 @@
-/** Headers on every answer: a strict CSP, no sniffing, no framing, no referrer, nothing cached under /api/, HSTS on https. */
+/** Headers on every answer: a strict CSP (none at all for calls), no sniffing, no framing, no referrer, nothing cached under /api/, HSTS on https. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,14 +19,8 @@ afterAll(async () => {
 
 const csp = (value: string | undefined) => Object.fromEntries((value ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
 
-it('When any page or call is answered (app, API, error, not found), then it carries the CSP, nosniff, DENY framing and no referrer', async () => {
-  const answers = [
-    await t.app.inject({ method: 'GET', url: '/' }),
-    await t.app.inject({ method: 'GET', url: '/manage/admin' }),
-    await t.app.inject({ method: 'POST', url: '/api/admin/me/info' }),
-    await t.app.inject({ method: 'GET', url: '/api/nothing/here' }),
-    await t.app.inject({ method: 'POST', url: '/api/admin/login/login', headers: { 'content-type': 'application/json' }, payload: '{' }),
-  ];
+it('When a page of the web app is served (app, an area, a path it does not know), then it carries the CSP, nosniff, DENY framing and no referrer', async () => {
+  const answers = [await t.app.inject({ method: 'GET', url: '/' }), await t.app.inject({ method: 'GET', url: '/manage/admin' }), await t.app.inject({ method: 'GET', url: '/no/such/page' })];
   for (const answer of answers) {
     const policy = csp(answer.headers['content-security-policy'] as string);
     expect(policy['script-src']).toEqual(["'self'"]);
@@ -38,7 +32,25 @@ it('When any page or call is answered (app, API, error, not found), then it carr
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers['x-frame-options']).toBe('DENY');
     expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin');
     // PUBLIC_URL is http here: a browser would ignore HSTS, so none is sent.
+    expect(answer.headers['strict-transport-security']).toBeUndefined();
+  }
+});
+
+it('When a call is answered (data, refusal, unknown call, bad JSON), then it allows no sources at all, no framing and no sniffing', async () => {
+  const answers = [
+    await t.app.inject({ method: 'POST', url: '/api/admin/me/info' }),
+    await t.app.inject({ method: 'GET', url: '/api/nothing/here' }),
+    await t.app.inject({ method: 'POST', url: '/api/admin/login/login', headers: { 'content-type': 'application/json' }, payload: '{' }),
+    await t.app.inject({ method: 'GET', url: '/api/openapi.json' }),
+  ];
+  for (const answer of answers) {
+    const policy = csp(answer.headers['content-security-policy'] as string);
+    expect(policy['default-src']).toEqual(["'none'"]);
+    expect(policy['frame-ancestors']).toEqual(["'none'"]);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['x-frame-options']).toBe('DENY');
     expect(answer.headers['strict-transport-security']).toBeUndefined();
   }
 });

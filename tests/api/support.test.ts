@@ -186,6 +186,8 @@ describe('The conversation', () => {
     const file = await t.get('/api/admin/ticket/attachment', { id: replyFile }, { token: customer.token });
     expect(file.status).toBe(200);
     expect(file.headers).toMatchObject({ 'content-type': 'application/pdf', 'x-content-type-options': 'nosniff', 'content-disposition': expect.stringMatching(/^attachment; filename="settings.pdf"/) });
+    // Opened rather than saved, the file runs nothing and is framed nowhere: its own policy is kept.
+    expect(file.headers).toMatchObject({ 'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox", 'x-frame-options': 'DENY', 'cache-control': 'private, no-store' });
     expect(await t.get('/api/admin/ticket/attachment', { id: noteFile }, { token: customer.token })).toMatchObject({ status: 404, code: 40400 });
     const forOperator = await t.get('/api/manage/ticket/attachment', { id: noteFile }, { token: billing.token });
     expect(forOperator).toMatchObject({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': expect.stringMatching(/^attachment;/) } });
