@@ -97,13 +97,13 @@ async function authenticate(services: Services, auth: Auth, request: FastifyRequ
   if (auth === 'public') return anonymous;
   const header = request.headers.authentication;
   const token = typeof header === 'string' ? header.trim() : '';
-  const { db, dialect, config } = services;
+  const { db, database, config } = services;
   if (auth === 'operator') {
-    const operator = await findSignedIn(db, dialect, config, 'operator', token);
+    const operator = await findSignedIn(database, config, 'operator', token);
     if (!operator || operator.status !== 'active') throw noSession();
     return { kind: 'operator', sessionId: operator.session_id, id: operator.id, username: operator.username, role: operator.role as OperatorRole };
   }
-  const account = await findSignedIn(db, dialect, config, 'customer', token);
+  const account = await findSignedIn(database, config, 'customer', token);
   if (!account || account.status !== 'active') throw noSession();
   const isOwner = account.owner_id === null;
   if (!isOwner && account.owner_status !== 'active') throw noSession();

@@ -66,43 +66,104 @@ function filterValue(column: string, field: Field, value: unknown): unknown {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The WHERE conditions for a list: fixed scope, the filters and the search. */
-export function listConditions(
+/**
+ * One condition of a list with its values apart, as slots: what a list's SQL depends on is
+ * its conditions' shape (columns, operators, how many values), never the values themselves.
+ */
+export type ListCondition =
+  | { kind: 'compare'; column: string; op: '=' | '>=' | '<=' | 'in'; slots: number[] }
+  | { kind: 'is null'; column: string }
+  | { kind: 'never' }
+  | { kind: 'match'; table: string; slot: number }
+  | { kind: 'like'; columns: string[]; slot: number };
+
+export interface ListShape {
+  conditions: ListCondition[];
+  /** The values, in slots. */
+  values: unknown[];
+}
+
+/** The conditions of a list: fixed scope (a customer's own rows), the filters and the search. */
+export function listShape(
   resource: ResourceDeclaration,
   dialect: Dialect,
+  scope: Record<string, unknown>,
   params: Pick<ListParams, 'filter' | 'q'>,
   /** SQLite: the columns of the table's full-text (trigram) index, when it has one. */
   indexed?: ReadonlySet<string>,
-) {
-  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool>[] => {
-    const conditions: Expression<SqlBool>[] = [];
-    for (const [key, raw] of Object.entries(params.filter)) {
-      if (raw === undefined || raw === '' || raw === null) continue;
-      const range = /^(.*)_(gte|lte)$/.exec(key);
-      const column = range && resource.fields[range[1]]?.filter === 'range' ? range[1] : key;
-      const field = column === 'id' ? idField : resource.fields[column];
-      if (!field?.filter) throw fieldError(`filter.${key}`, 'validation.unknown_filter', { field: key });
-      const value = filterValue(key, field, raw);
-      if (range && column !== key) {
-        conditions.push(eb(column, range[2] === 'gte' ? '>=' : '<=', value));
-      } else {
-        conditions.push(Array.isArray(value) ? (value.length ? eb(column, 'in', value) : sql<SqlBool>`1 = 0`) : eb(column, '=', value));
-      }
+): ListShape {
+  const values: unknown[] = [];
+  const conditions: ListCondition[] = [];
+  const slot = (value: unknown) => values.push(value) - 1;
+  const compare = (column: string, op: '=' | '>=' | '<=', value: unknown): ListCondition =>
+    !Array.isArray(value) ? { kind: 'compare', column, op, slots: [slot(value)] } : value.length ? { kind: 'compare', column, op: 'in', slots: value.map(slot) } : { kind: 'never' };
+  for (const [column, value] of Object.entries(scope)) conditions.push(value === null ? { kind: 'is null', column } : compare(column, '=', value));
+  for (const [key, raw] of Object.entries(params.filter)) {
+    if (raw === undefined || raw === '' || raw === null) continue;
+    const range = /^(.*)_(gte|lte)$/.exec(key);
+    const column = range && resource.fields[range[1]]?.filter === 'range' ? range[1] : key;
+    const field = column === 'id' ? idField : resource.fields[column];
+    if (!field?.filter) throw fieldError(`filter.${key}`, 'validation.unknown_filter', { field: key });
+    const value = filterValue(key, field, raw);
+    conditions.push(range && column !== key ? compare(column, range[2] === 'gte' ? '>=' : '<=', value) : compare(column, '=', value));
+  }
+  const searchable = Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name);
+  if (params.q && searchable.length) {
+    // SQLite: the trigram index finds the candidates (3 characters at least make a trigram),
+    // LIKE keeps the answer exactly what it is without the index. PostgreSQL's pg_trgm indexes serve ILIKE itself.
+    if (dialect === 'sqlite' && indexed && [...params.q].length >= 3 && searchable.every((name) => indexed.has(name))) {
+      conditions.push({ kind: 'match', table: searchTableOf(resource.table), slot: slot(`"${params.q.replace(/"/g, '""')}"`) });
     }
-    const searchable = Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name);
-    if (params.q && searchable.length) {
-      const pattern = `%${escapeLike(params.q)}%`;
-      const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
-      // SQLite: the trigram index finds the candidates (3 characters at least make a trigram),
-      // LIKE keeps the answer exactly what it is without the index. PostgreSQL's pg_trgm indexes serve ILIKE itself.
-      if (dialect === 'sqlite' && indexed && [...params.q].length >= 3 && searchable.every((name) => indexed.has(name))) {
-        const fts = searchTableOf(resource.table);
-        conditions.push(sql<SqlBool>`${sql.ref('id')} in (select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${`"${params.q.replace(/"/g, '""')}"`})`);
+    conditions.push({ kind: 'like', columns: searchable, slot: slot(`%${escapeLike(params.q)}%`) });
+  }
+  return { conditions, values };
+}
+
+/** A list's conditions as Kysely expressions, each slot's value given by valueAt. */
+export function listWhere(dialect: Dialect, conditions: ListCondition[], valueAt: (slot: number) => unknown) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool>[] =>
+    conditions.map((c) => {
+      switch (c.kind) {
+        case 'compare':
+          return c.op === 'in' ? eb(c.column, 'in', c.slots.map(valueAt)) : eb(c.column, c.op, valueAt(c.slots[0]));
+        case 'is null':
+          return eb(c.column, 'is', null);
+        case 'never':
+          return sql<SqlBool>`1 = 0`;
+        case 'match':
+          return sql<SqlBool>`${sql.ref('id')} in (select rowid from ${sql.table(c.table)} where ${sql.table(c.table)} match ${valueAt(c.slot)})`;
+        case 'like': {
+          const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
+          return eb.or(c.columns.map((name) => sql<SqlBool>`${sql.ref(name)} ${like} ${valueAt(c.slot)} escape '\\'`));
+        }
       }
-      conditions.push(eb.or(searchable.map((name) => sql<SqlBool>`${sql.ref(name)} ${like} ${pattern} escape '\\'`)));
-    }
-    return conditions;
-  };
+    });
+}
+
+/** The WHERE conditions of the filters and the search alone (lists that build their own query: the ticket queue). */
+export function listConditions(resource: ResourceDeclaration, dialect: Dialect, params: Pick<ListParams, 'filter' | 'q'>, indexed?: ReadonlySet<string>) {
+  const { conditions, values } = listShape(resource, dialect, {}, params, indexed);
+  return listWhere(dialect, conditions, (slot) => values[slot]);
+}
+
+export interface CompiledList {
+  compile(): { sql: string; parameters: readonly unknown[] };
+}
+
+/**
+ * A list query's SQL made once per shape: built with a unique stand-in for each slot and
+ * compiled, it records which parameter takes which slot's value (the others are constants).
+ * Building and compiling with Kysely costs a busy server several times the statement itself.
+ */
+export function listTemplate(values: number, build: (valueAt: (slot: number) => unknown) => Compilable) {
+  const standIns = Array.from({ length: values }, (_, i) => `\u0000slot ${i}\u0000`);
+  const slotOf = new Map(standIns.map((standIn, i) => [standIn, i]));
+  const { sql: text, parameters } = build((slot) => standIns[slot]).compile();
+  // Each parameter: the number of the slot whose value it takes, or -1 for a constant of the query's own.
+  const slots = parameters.map((p) => (typeof p === 'string' ? (slotOf.get(p) ?? -1) : -1));
+  return (valuesNow: readonly unknown[]): CompiledList => ({
+    compile: () => ({ sql: text, parameters: slots.map((slot, i) => (slot < 0 ? parameters[i] : valuesNow[slot])) }),
+  });
 }
 
 /**

@@ -17,13 +17,15 @@ import {
   type OperatorRole,
   type ResourceDeclaration,
 } from '../../resources/define.js';
-import type { Db, Dialect } from '../db/index.js';
+import type { DatabaseHandle, Db, Dialect } from '../db/index.js';
 import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
-import { conditionColumns, COUNT_LIMIT, listConditions, listOrder, listParams, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type ListResult } from './list-query.js';
+import { conditionColumns, COUNT_LIMIT, listOrder, listParams, listShape, listTemplate, listWhere, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type CompiledList, type ListResult } from './list-query.js';
+
+const TEMPLATES = 200;
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -101,7 +103,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
               method: config.listVia === 'query' ? 'GET' : 'POST',
               summary: withNotes(`List ${resource.name} records (page, page_size, sort, order, filter, q)`, config.notes?.list),
               input: listParams,
-              handler: (params, ctx) => store.list(ctx.services.db, ctx.services.dialect, visible(ctx), params),
+              handler: (params, ctx) => store.list(ctx.services.database, visible(ctx), params),
             }),
           );
           break;
@@ -294,6 +296,8 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
   const writable = (values: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly && !resource.fields[key]?.virtual));
 
+  // A list's SQL per shape (listTemplate), at most TEMPLATES of them.
+  const templates = new Map<string, { rows: ReturnType<typeof listTemplate>; count: ReturnType<typeof listTemplate> }>();
   const onlyTableColumns = async (db: Db, dialect: Dialect, names: string[]) => {
     const inTable = await tableColumns(db, dialect, table);
     return names.every((name) => inTable.has(name));
@@ -305,34 +309,63 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
     },
 
     /** The two queries of a list call: the page, and its count (which stops after COUNT_LIMIT + 1 matches). */
-    async listQueries(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>) {
+    async listQueries(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<{ rows: CompiledList; count: CompiledList }> {
       const order = listOrder(resource, params);
       const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
-      const where = listConditions(resource, dialect, params, indexed);
-      const matching = (from: string) => scoped((db as Db as any).selectFrom(from), scope).where((eb: any) => eb.and(where(eb)));
-      const base = matching(source);
-      const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
-      const page = (query: any) => inOrder(query).limit(params.page_size).offset((params.page - 1) * params.page_size);
-      const sortMatches = dialect === 'postgres' && !!params.q && (await plannedRows(db, base.select(sql`1`.as('one')))) <= SORT_LIMIT;
-      // The matches materialized (so never a walk in order) and sorted; then the page's rows.
-      const sortedPage = () => {
-        const found = (db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])]));
-        return inOrder((db as any).selectFrom(source).select(columns).where('id', 'in', page(found.selectFrom('matches').select('id'))));
-      };
-      const rows = sortMatches ? sortedPage() : page(base.select(columns));
+      const { conditions, values } = listShape(resource, dialect, scope, params, indexed);
       // The resource's view is its table's rows and columns plus computed ones (usage, names):
       // unless a condition reads one of those, the count reads the table, an index read
       // (mailbox_view's join would probe mailbox_usage once per counted mailbox). An area's
       // view masks values, so its conditions are always read through it.
       const countFrom = source === resource.view && (await onlyTableColumns(db, dialect, conditionColumns(resource, scope, params))) ? table : source;
-      const matches = (countFrom === source ? base : matching(countFrom)).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
-      const count = (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total'));
-      return { rows, count };
+      // The page's limit and offset take the last two slots.
+      const slots = [...values, params.page_size, (params.page - 1) * params.page_size];
+      const [limitSlot, offsetSlot] = [values.length, values.length + 1];
+      const queries = (valueAt: (slot: number) => unknown) => {
+        const where = listWhere(dialect, conditions, valueAt);
+        const matching = (from: string) => {
+          const all = (db as Db as any).selectFrom(from);
+          return conditions.length ? all.where((eb: any) => eb.and(where(eb))) : all;
+        };
+        const base = matching(source);
+        const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
+        const page = (query: any) => inOrder(query).limit(valueAt(limitSlot)).offset(valueAt(offsetSlot));
+        const matches = (countFrom === source ? base : matching(countFrom)).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
+        return {
+          base,
+          rows: page(base.select(columns)),
+          // The matches materialized (so never a walk in order) and sorted; then the page's rows.
+          sortedRows: () => {
+            const found = (db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])]));
+            return inOrder((db as any).selectFrom(source).select(columns).where('id', 'in', page(found.selectFrom('matches').select('id'))));
+          },
+          count: (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total')),
+        };
+      };
+      if (dialect === 'postgres' && params.q) {
+        // Whether the page is sorted from the matches is the planner's estimate for these values: built for them.
+        const built = queries((slot) => slots[slot]);
+        const sortMatches = (await plannedRows(db, built.base.select(sql`1`.as('one')))) <= SORT_LIMIT;
+        return { rows: sortMatches ? built.sortedRows() : built.rows, count: built.count };
+      }
+      const key = JSON.stringify([dialect, order, countFrom, conditions]);
+      let made = templates.get(key);
+      if (!made) {
+        if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
+        made = { rows: listTemplate(slots.length, (valueAt) => queries(valueAt).rows), count: listTemplate(slots.length, (valueAt) => queries(valueAt).count) };
+        templates.set(key, made);
+      }
+      return { rows: made.rows(slots), count: made.count(slots) };
     },
 
-    async list(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+    async list(database: DatabaseHandle, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
+      const { db, dialect, read } = database;
       const queries = await this.listQueries(db, dialect, scope, params);
-      const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirst()]);
+      const run = <R>(query: CompiledList) => {
+        const { sql: text, parameters } = query.compile();
+        return read<R>(text, parameters);
+      };
+      const [rows, [count]] = await Promise.all([run<Row>(queries.rows), run<{ total: number }>(queries.count)]);
       const page = { list: rows.map(present), page: params.page, page_size: params.page_size };
       const total = Number(count?.total ?? 0);
       if (total <= COUNT_LIMIT) return { ...page, total, total_is_estimate: false };

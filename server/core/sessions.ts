@@ -3,8 +3,8 @@
  * expiry. Logout revokes one; a password change or a disabled account revokes the others.
  */
 import crypto from 'node:crypto';
-import { CompiledQuery, type Selectable } from 'kysely';
-import type { Db, Dialect } from '../db/index.js';
+import type { Selectable } from 'kysely';
+import type { DatabaseHandle, Db } from '../db/index.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
 import { inMinutes, now, nowMs as clockMs } from './time.js';
 
@@ -78,12 +78,11 @@ export interface SignedInOperator extends LiveSession {
 }
 
 /** The live session a token names with its account, or undefined. Refreshes its idle clock at most once a minute. */
-export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: 'customer', token: string): Promise<SignedInCustomer | undefined>;
-export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: 'operator', token: string): Promise<SignedInOperator | undefined>;
-export async function findSignedIn(db: Db, dialect: Dialect, policy: SessionPolicy, actor: SessionActor, token: string): Promise<LiveSession | undefined> {
+export async function findSignedIn(database: DatabaseHandle, policy: SessionPolicy, actor: 'customer', token: string): Promise<SignedInCustomer | undefined>;
+export async function findSignedIn(database: DatabaseHandle, policy: SessionPolicy, actor: 'operator', token: string): Promise<SignedInOperator | undefined>;
+export async function findSignedIn({ db, dialect, read }: DatabaseHandle, policy: SessionPolicy, actor: SessionActor, token: string): Promise<LiveSession | undefined> {
   if (!token) return undefined;
-  const { rows } = await db.executeQuery<LiveSession>(CompiledQuery.raw(compiled[dialect][actor as 'customer' | 'operator'], [sha256(token)]));
-  const session = rows[0];
+  const [session] = await read<LiveSession>(compiled[dialect][actor as 'customer' | 'operator'], [sha256(token)]);
   if (!session) return undefined;
   const nowMs = clockMs();
   const lastSeen = Date.parse(session.last_seen_at);

@@ -139,13 +139,19 @@ class ReadWriteDriver implements Driver {
 }
 
 export class SqliteReadWriteDialect implements Dialect {
-  constructor(
-    private readonly writer: SQLite.Database,
-    private readonly reader: SQLite.Database,
-  ) {}
-  createDriver() {
-    return new ReadWriteDriver(this.writer, this.reader);
+  readonly #driver: ReadWriteDriver;
+  constructor(writer: SQLite.Database, reader: SQLite.Database) {
+    this.#driver = new ReadWriteDriver(writer, reader);
   }
+  createDriver() {
+    return this.#driver;
+  }
+  /** A read on the reader connection, without Kysely (DatabaseHandle.read); it refuses a statement that writes. */
+  readonly read = async <R>(text: string, parameters: readonly unknown[]): Promise<R[]> => {
+    const statement = this.#driver.reader(text);
+    if (!statement.readonly) throw new Error('read() runs only statements that read');
+    return statement.all(parameters as unknown[]) as R[];
+  };
   createQueryCompiler() {
     return new SqliteQueryCompiler();
   }

@@ -109,6 +109,17 @@ describe('filters', () => {
     expect(ids(verifiedActive)).toEqual(five.filter((c) => c.status === 'active' && c.is_verified === 1).map((c) => c.id));
   });
 
+  it('When the same list is asked again with other values (the SQL of a list is made once per shape), then each answer is for its own values', async () => {
+    for (const status of ['active', 'disabled', 'active']) {
+      const reply = await list({ q: tag, filter: { status }, sort: 'id', order: 'asc' });
+      expect(ids(reply)).toEqual(five.filter((c) => c.status === status).map((c) => c.id));
+    }
+    const byName = async (q: string) => names(await list({ q, sort: 'id', order: 'asc' }));
+    expect(await byName(`${tag}-alpha`)).toEqual([`${tag}-alpha`]);
+    expect(await byName(`${tag}-echo`)).toEqual([`${tag}-echo`]);
+    for (const [a, b] of [[0, 3], [1, 4]]) expect(ids(await list({ filter: { id: [five[a].id, five[b].id] }, sort: 'id', order: 'asc' }))).toEqual([five[a].id, five[b].id]);
+  });
+
   it('When filtered by a list of values, then any of them matches; an empty list matches nothing', async () => {
     const wanted = [five[0].id, five[3].id];
     expect(ids(await list({ filter: { id: wanted }, sort: 'id', order: 'asc' }))).toEqual(wanted);
