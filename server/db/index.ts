@@ -41,14 +41,16 @@ const PREPARED_PER_CONNECTION = 1000;
  * texts vary (a filter's list of values).
  */
 function reusePlans(client: pg.PoolClient) {
-  const prepared = new Set<string>();
+  // Text → its statement's name (a map lookup costs less than hashing the text on every call).
+  const prepared = new Map<string, string>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || rest.length) return query(text, values, ...rest);
-    const name = `k${crypto.createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-    if (!prepared.has(name)) {
+    let name = prepared.get(text);
+    if (name === undefined) {
       if (prepared.size >= PREPARED_PER_CONNECTION) return query(text, values);
-      prepared.add(name);
+      name = `k${crypto.createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+      prepared.set(text, name);
     }
     return query({ name, text, values });
   }) as typeof client.query;
