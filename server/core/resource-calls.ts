@@ -24,11 +24,12 @@ import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
 import { conditionColumns, COUNT_LIMIT, listOrder, listParams, listShape, listTemplate, listWhere, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type CompiledList, type ListResult } from './list-query.js';
-
-const TEMPLATES = 200;
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
+
+// List shapes kept per resource and area (their SQL: listTemplate).
+const TEMPLATES = 200;
 
 export interface Change {
   op: 'create' | 'update' | 'delete';
