@@ -26,6 +26,8 @@ import { searchShopSupport } from './migrations/0011_search_shop_support.js';
 import { teamInvitations } from './migrations/0012_team_invitations.js';
 // Order numbers for people (links to orders)
 import { orderNumber } from './migrations/0014_order_number.js';
+// Mailbox creation's costs (issue 13)
+import { mailboxAllocation } from './migrations/0015_mailbox_allocation.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -56,6 +58,8 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0013_mailbox_deletion': mailboxDeletion(dialect),
     // Order numbers for people (links to orders)
     '0014_order_number': orderNumber(dialect),
+    // Mailbox creation's costs (issue 13)
+    '0015_mailbox_allocation': mailboxAllocation(),
   };
 }
 

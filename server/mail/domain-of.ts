@@ -3,12 +3,15 @@ import { AppError, notFound } from '../core/errors.js';
 import type { WriteContext } from '../core/resource-calls.js';
 import type { Db } from '../db/index.js';
 
+const usedColumns = ['id', 'owner_id', 'name', 'name_unicode', 'status', 'max_mailboxes', 'max_aliases', 'max_quota'] as const;
+
 /**
  * The domain with that id, if the caller's customer owns it (any customer's for operators).
  * Customers cannot add records to a suspended domain.
  */
 export async function usableDomain(ctx: WriteContext, domainId: unknown) {
-  let query = ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(domainId));
+  // What records made in it need: not its DKIM keys, notes or tokens.
+  let query = ctx.trx.selectFrom('domain').select(usedColumns).where('id', '=', Number(domainId));
   if (ctx.actor.kind === 'customer') query = query.where('owner_id', '=', ctx.actor.customerId);
   const domain = await query.executeTakeFirst();
   // Another customer's domain is as good as none: the same answer as for any record not yours.

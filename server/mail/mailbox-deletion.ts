@@ -18,6 +18,7 @@ import { AppError, notFound } from '../core/errors.js';
 import { findVisible, type WriteContext } from '../core/resource-calls.js';
 import { now, nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
+import type { DeletedMailboxState } from '../db/schema.js';
 import { defineJob } from '../jobs/define.js';
 import type { Services } from '../services.js';
 import { checkMailboxQuota } from './capacity.js';
@@ -92,12 +93,15 @@ export async function retireMailboxes(ctx: WriteContext, which: { mailboxId: num
   }
 }
 
+/** The states of a deleted mailbox whose mail is still on disk: its address stays reserved. */
+export const heldStates: DeletedMailboxState[] = ['pending', 'purging'];
+
 /**
  * Refuses an address whose deleted mailbox still has its mail on disk, saying until when an
  * operator can restore it (after that the address is free).
  */
 export async function refuseHeldAddress(db: Db, address: string, field: string) {
-  const held = await db.selectFrom('deleted_mailbox').select(['address_unicode', 'state', 'purge_after']).where('address', '=', address).where('state', 'in', ['pending', 'purging']).executeTakeFirst();
+  const held = await db.selectFrom('deleted_mailbox').select(['address_unicode', 'state', 'purge_after']).where('address', '=', address).where('state', 'in', heldStates).executeTakeFirst();
   if (!held) return;
   const params = { address: held.address_unicode, until: held.purge_after, until_text: timeText(held.purge_after) };
   const key = held.state === 'pending' ? 'address_of_deleted_mailbox' : 'address_being_purged';

@@ -2,9 +2,8 @@
 import { fieldError } from '../core/errors.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { checkLimit, usableDomain } from '../mail/domain-of.js';
-import { refuseHeldAddress } from '../mail/mailbox-deletion.js';
 import { mailAddress } from '../mail/names.js';
-import { refuseAliasClash } from './mailbox.js';
+import { refuseUnavailableAddress } from './mailbox.js';
 
 /** Destinations as Postfix reads them: punycode addresses, comma-separated, each once. */
 export function destinations(input: unknown): string {
@@ -36,9 +35,8 @@ export const aliasBehaviour: ResourceBehaviour = {
     if (change.op !== 'create') return;
     const row = change.after!;
     if (row.local_part !== '') {
-      await refuseAliasClash(ctx, String(row.address), 'mailbox');
       // Restoring the deleted mailbox of this address must stay possible.
-      await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
+      await refuseUnavailableAddress(ctx.trx, String(row.address), 'mailbox');
     }
     const domain = await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow();
     await checkLimit(ctx.trx, 'alias', domain.id, domain.max_aliases, 'error.alias_limit', domain.name_unicode);

@@ -1,15 +1,26 @@
 /** Mailboxes: address from local part and domain, Dovecot-verifiable password, quota within capacity. */
 import { fieldError } from '../core/errors.js';
-import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
+import type { Change, ResourceBehaviour, WriteContext } from '../core/resource-calls.js';
 import { checkMailboxQuota } from '../mail/capacity.js';
 import { checkLimit, usableDomain } from '../mail/domain-of.js';
-import { refuseHeldAddress, retireMailboxes } from '../mail/mailbox-deletion.js';
+import { heldStates, refuseHeldAddress, retireMailboxes } from '../mail/mailbox-deletion.js';
 import { hashMailboxPassword } from '../mail/mailbox-password.js';
 
-/** An address is either a mailbox or an alias, never both (the mailbox is its own alias already). */
-export async function refuseAliasClash(ctx: Parameters<NonNullable<ResourceBehaviour['check']>>[1], address: string, table: 'alias' | 'mailbox') {
-  const clash = await ctx.trx.selectFrom(table).select('id').where('address', '=', address).executeTakeFirst();
-  if (clash) throw fieldError('local_part', 'validation.taken');
+/**
+ * An address is either a mailbox or an alias, never both (the mailbox is its own alias
+ * already); and a deleted mailbox whose mail is still kept holds its address. `table` is the
+ * other kind's. Both asked in one statement: a new mailbox or alias makes one round trip less.
+ */
+export async function refuseUnavailableAddress(trx: WriteContext['trx'], address: string, table: 'alias' | 'mailbox') {
+  const found = await trx
+    .selectNoFrom((eb) => [
+      eb.selectFrom(table).select('id').where('address', '=', address).limit(1).as('clash'),
+      eb.selectFrom('deleted_mailbox').select('id').where('address', '=', address).where('state', 'in', heldStates).limit(1).as('held'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (found.clash !== null) throw fieldError('local_part', 'validation.taken');
+  // Why and until when it is held, read only when it is.
+  if (found.held !== null) await refuseHeldAddress(trx, address, 'local_part');
 }
 
 // The domain toRow read for a new mailbox, which check needs too: read once per creation.
@@ -35,8 +46,7 @@ export const mailboxBehaviour: ResourceBehaviour = {
     const row = change.after!;
     const domain = domainOfNew.get(change) ?? (await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow());
     if (change.op === 'create') {
-      await refuseAliasClash(ctx, String(row.address), 'alias');
-      await refuseHeldAddress(ctx.trx, String(row.address), 'local_part');
+      await refuseUnavailableAddress(ctx.trx, String(row.address), 'alias');
       await checkLimit(ctx.trx, 'mailbox', domain.id, domain.max_mailboxes, 'error.mailbox_limit', domain.name_unicode);
     }
     const previousQuota = change.op === 'update' ? Number(change.before!.quota) : 0;
