@@ -27,9 +27,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
       output: {
-        // The code both areas share (react-admin) gets a name that says so, not that of one of its modules.
+        // The code both areas share (react-admin), and MUI's core (with emotion) that the dialogs
+        // share with them, get names that say so, not that of one of their modules.
         chunkFileNames: (chunk) =>
-          chunk.moduleIds.some((id) => id.includes('/node_modules/ra-core/')) ? 'assets/areas-shared-[hash].js' : 'assets/[name]-[hash].js',
+          chunk.moduleIds.some((id) => id.includes('/node_modules/ra-core/'))
+            ? 'assets/areas-shared-[hash].js'
+            : chunk.moduleIds.some((id) => id.includes('/node_modules/@emotion/react/'))
+              ? 'assets/mui-shared-[hash].js'
+              : 'assets/[name]-[hash].js',
       },
     },
   },

@@ -56,11 +56,14 @@ const perPage = Object.fromEntries(
 // An area's manifest key (vite does not always key a dynamic entry by its source path).
 const area = (name: string) => Object.keys(manifest).find((k) => manifest[k].isDynamicEntry && manifest[k].name === name)!;
 const publicGzip = Math.max(...Object.values(perPage));
+const goal = 110 * 1024;
 const result = {
   measured_at: new Date().toISOString(),
   note: 'vite build of src/ (npm run build); gzip level 9 of each emitted chunk; a public page = the first download (entry + the default language\'s texts) + the chunks its route loads; an area = the first download + its chunks',
-  goal_public_pages_gzip_bytes: 110 * 1024,
+  goal_public_pages_gzip_bytes: goal,
+  goal_met: publicGzip <= goal,
   public_pages_gzip_bytes: publicGzip,
+  first_download_gzip_bytes: gzipOfFiles(firstDownload()),
   public_page_gzip_bytes: perPage,
   customer_area_gzip_bytes: gzipOfFiles(filesOf(area('CustomerApp'), firstDownload())),
   operator_area_gzip_bytes: gzipOfFiles(filesOf(area('OperatorApp'), firstDownload())),
@@ -70,4 +73,4 @@ fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/web-bundle.json', `${JSON.stringify(result, null, 2)}\n`);
 for (const c of chunks) console.log(`${c.file.padEnd(44)} ${String(c.raw_bytes).padStart(9)} B  gzip ${String(c.gzip_bytes).padStart(8)} B  ${c.loadedBy}`);
 for (const [page, bytes] of Object.entries(perPage)) console.log(`public page ${page.padEnd(24)} ${bytes} B gzip`);
-console.log(`public pages: at most ${publicGzip} B gzip (goal ${110 * 1024})`);
+console.log(`public pages: at most ${publicGzip} B gzip (goal ${goal}: ${publicGzip <= goal ? 'met' : 'not met'})`);

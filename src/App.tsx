@@ -1,9 +1,9 @@
 /**
  * The whole web app: the public pages, and the two react-admin areas loaded only when a path
- * of theirs is opened (code splitting keeps react-admin out of the public pages).
+ * of theirs is opened (code splitting keeps react-admin out of the public pages). The public
+ * pages are plain HTML and CSS (public/ui.tsx); MUI, its theme and baseline come with the
+ * areas (react-admin's <Admin>) and with the dialogs (DialogHost), both loaded on demand.
  */
-import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { customerSession, operatorSession, type SessionStore } from './authProvider/session';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
@@ -14,7 +14,6 @@ import { IndexPage } from './public/IndexPage';
 import { NotFoundPage } from './public/NotFoundPage';
 import { PublicLayout } from './public/PublicLayout';
 import { usePublicI18n } from './public/usePublicI18n';
-import { publicTheme } from './theme';
 
 const CustomerApp = lazy(() => import('./customer/CustomerApp'));
 const OperatorApp = lazy(() => import('./operator/OperatorApp'));
@@ -57,8 +56,7 @@ function Area({ app, session, login }: { app: ReactNode; session: SessionStore<u
 
 export function App() {
   return (
-    <ThemeProvider theme={publicTheme}>
-      <CssBaseline />
+    <>
       <RouteProgress />
       <Suspense fallback={<PendingRoute />}>
         <Routes>
@@ -78,6 +76,6 @@ export function App() {
         </Routes>
       </Suspense>
       <Dialogs />
-    </ThemeProvider>
+    </>
   );
 }

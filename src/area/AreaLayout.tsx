@@ -15,7 +15,7 @@ import {
   type NotificationPayload,
 } from 'react-admin';
 import { alertedWithin } from '../dialogs/store';
-import { ProgressBar } from './ProgressBar';
+import { ProgressBar } from '../progress/ProgressBar';
 
 function LoadingBar() {
   return useLoading() ? <ProgressBar className="data-progress" /> : null;

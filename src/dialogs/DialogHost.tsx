@@ -7,6 +7,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
+import { ThemeProvider } from '@mui/material/styles';
+import { dialogTheme } from '../theme';
 import { alertClass, currentDialog, settle, subscribe, type DialogRequest } from './store';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -86,9 +88,11 @@ export function DialogHost({ translate }: { translate: Translate }) {
   const dismissValue = request.kind === 'confirm' ? false : request.kind === 'prompt' ? '' : undefined;
   const className = request.kind === 'alert' && request.title ? alertClass(request.title) : `dialog-${request.kind}`;
   return (
-    <Dialog open key={request.id} className={className} onClose={() => settle(request.id, dismissValue)} maxWidth="xs" fullWidth>
-      {request.title && <DialogTitle>{titleText(request.title, translate)}</DialogTitle>}
-      <Body request={request} translate={translate} />
-    </Dialog>
+    <ThemeProvider theme={dialogTheme}>
+      <Dialog open key={request.id} className={className} onClose={() => settle(request.id, dismissValue)} maxWidth="xs" fullWidth>
+        {request.title && <DialogTitle>{titleText(request.title, translate)}</DialogTitle>}
+        <Body request={request} translate={translate} />
+      </Dialog>
+    </ThemeProvider>
   );
 }

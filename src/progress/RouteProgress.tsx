@@ -4,7 +4,7 @@
  */
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ProgressBar } from '../area/ProgressBar';
+import { ProgressBar } from './ProgressBar';
 
 let pending = 0;
 const listeners = new Set<() => void>();

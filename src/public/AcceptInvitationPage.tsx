@@ -1,12 +1,10 @@
 /** /accept-invitation?token=: a team invitation's link; the invitee chooses a password and is signed in. */
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { TextField } from './TextField';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { customerSignIn } from '../authProvider/signIn';
-import { FormCard } from './FormCard';
+import { FormCard, SubmitButton } from './FormCard';
+import { TextField } from './TextField';
+import { Alert } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 
@@ -30,13 +28,11 @@ export function AcceptInvitationPage() {
       {!token ? (
         <Alert severity="warning">{t('app.accept_invitation.no_token')}</Alert>
       ) : (
-        <Box component="form" onSubmit={submit} noValidate>
+        <form onSubmit={submit} noValidate>
           <TextField {...form.field('password')} label={t('app.profile.new_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
           <TextField {...form.field('confirm')} label={t('app.profile.confirm_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
-          <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
-            {t('app.accept_invitation.submit')}
-          </Button>
-        </Box>
+          <SubmitButton busy={form.busy}>{t('app.accept_invitation.submit')}</SubmitButton>
+        </form>
       )}
     </FormCard>
   );

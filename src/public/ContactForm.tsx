@@ -1,10 +1,8 @@
 /** The contact form of the index page (POST /api/message/send); `website` is a honeypot no person sees. */
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { TextField } from './TextField';
 import { useState } from 'react';
 import { publicApi } from '../api/clients';
+import { TextField } from './TextField';
+import { Alert, Button } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 
@@ -20,24 +18,24 @@ export function ContactForm() {
     setSent(true);
   });
   return (
-    <Box component="form" onSubmit={submit} noValidate className="contact-form" sx={{ maxWidth: 640 }}>
+    <form onSubmit={submit} noValidate className="contact-form">
       {sent && (
-        <Alert severity="success" sx={{ mb: 2 }} onClose={() => setSent(false)}>
+        <Alert severity="success" onClose={() => setSent(false)}>
           {t('app.contact.sent')}
         </Alert>
       )}
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+      <div className="contact-form-names">
         <TextField {...form.field('name')} label={t('app.contact.name')} fullWidth margin="dense" required />
         <TextField {...form.field('email')} label={t('app.auth.email')} type="email" fullWidth margin="dense" required />
-      </Box>
+      </div>
       <TextField {...form.field('subject')} label={t('app.contact.subject')} fullWidth margin="dense" />
       <TextField {...form.field('content')} label={t('app.contact.content')} fullWidth margin="dense" multiline minRows={4} maxRows={12} required />
-      <Box aria-hidden sx={{ position: 'absolute', left: -10000, width: 1, height: 1, overflow: 'hidden' }}>
+      <div aria-hidden className="contact-form-website">
         <input name="website" tabIndex={-1} autoComplete="off" value={form.values.website} onChange={(e) => form.setValues((v) => ({ ...v, website: e.target.value }))} />
-      </Box>
-      <Button type="submit" variant="contained" disabled={form.busy} sx={{ mt: 1 }}>
+      </div>
+      <Button type="submit" variant="contained" disabled={form.busy}>
         {t('app.contact.send')}
       </Button>
-    </Box>
+    </form>
   );
 }

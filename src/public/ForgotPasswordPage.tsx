@@ -1,12 +1,10 @@
 /** /forgot_password: a reset code is e-mailed; with it, a new password is set. */
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { TextField } from './TextField';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
-import { FormCard } from './FormCard';
+import { FormCard, SubmitButton } from './FormCard';
+import { TextField } from './TextField';
+import { Alert } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 
@@ -28,22 +26,18 @@ export function ForgotPasswordPage() {
 
   return (
     <FormCard title={t('app.forgot.title')} subtitle={t('app.forgot.intro')} className="forgot-page">
-      <Box component="form" onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate>
         <TextField {...form.field('email')} label={t('app.auth.email')} type="email" autoComplete="email" fullWidth margin="dense" required disabled={sent} />
         {sent && (
           <>
-            <Alert severity="info" sx={{ my: 1 }}>
-              {t('app.auth.code_sent', { email: form.values.email })}
-            </Alert>
+            <Alert severity="info">{t('app.auth.code_sent', { email: form.values.email })}</Alert>
             <TextField {...form.field('code')} label={t('app.auth.code')} inputMode="numeric" autoComplete="one-time-code" fullWidth margin="dense" required />
             <TextField {...form.field('password')} label={t('app.profile.new_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
             <TextField {...form.field('confirm')} label={t('app.profile.confirm_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
           </>
         )}
-        <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
-          {sent ? t('app.forgot.submit') : t('app.auth.send_code')}
-        </Button>
-      </Box>
+        <SubmitButton busy={form.busy}>{sent ? t('app.forgot.submit') : t('app.auth.send_code')}</SubmitButton>
+      </form>
     </FormCard>
   );
 }

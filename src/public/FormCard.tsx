@@ -1,23 +1,21 @@
-/** The card every sign-in form sits in. */
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Typography from '@mui/material/Typography';
+/** The card every sign-in form sits in, and the button that sends its form. */
 import type { ReactNode } from 'react';
+import { Button, Card } from './ui';
 
 export function FormCard({ title, subtitle, children, className }: { title: string; subtitle?: ReactNode; children: ReactNode; className?: string }) {
   return (
-    <Card className={className} sx={{ maxWidth: 440, mx: 'auto', mt: { xs: 0, sm: 4 } }}>
-      <CardContent sx={{ p: 4 }}>
-        <Typography variant="h5" component="h1" gutterBottom>
-          {title}
-        </Typography>
-        {subtitle && (
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {subtitle}
-          </Typography>
-        )}
-        {children}
-      </CardContent>
+    <Card className={className ? `form-card ${className}` : 'form-card'}>
+      <h1 className="ui-h5 ui-gutter">{title}</h1>
+      {subtitle && <p className="ui-body2 ui-secondary form-card-subtitle">{subtitle}</p>}
+      {children}
     </Card>
+  );
+}
+
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} className="form-card-submit">
+      {children}
+    </Button>
   );
 }

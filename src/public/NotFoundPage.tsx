@@ -1,26 +1,17 @@
 /** /404: where every unknown path ends. */
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
-import { Link } from 'react-router-dom';
+import { LinkButton } from './ui';
 import { usePublicI18n } from './usePublicI18n';
 
 export function NotFoundPage() {
   const { t } = usePublicI18n();
   return (
-    <Box sx={{ textAlign: 'center', py: 8 }} className="not-found-page">
-      <Typography variant="h1" color="primary" sx={{ fontWeight: 700 }}>
-        404
-      </Typography>
-      <Typography variant="h5" gutterBottom>
-        {t('app.not_found.title')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
-        {t('app.not_found.text')}
-      </Typography>
-      <Button variant="contained" component={Link} to="/">
+    <div className="not-found-page">
+      <h1 className="ui-h1">404</h1>
+      <h5 className="ui-h5 ui-gutter">{t('app.not_found.title')}</h5>
+      <p className="ui-body1 ui-secondary">{t('app.not_found.text')}</p>
+      <LinkButton variant="contained" to="/">
         {t('app.not_found.home')}
-      </Button>
-    </Box>
+      </LinkButton>
+    </div>
   );
 }

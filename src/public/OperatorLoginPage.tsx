@@ -1,12 +1,10 @@
 /** /login-manage: an operator signs in. */
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { TextField } from './TextField';
 import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { operatorSignIn } from '../authProvider/signIn';
-import { FormCard } from './FormCard';
+import { FormCard, SubmitButton } from './FormCard';
 import { SessionEndedNotice } from './SessionEndedNotice';
+import { TextField } from './TextField';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 import { useReturnPath } from './returnPath';
@@ -25,13 +23,11 @@ export function OperatorLoginPage() {
   return (
     <FormCard title={t('app.manage_login.title')} className="operator-login-page">
       <SessionEndedNotice />
-      <Box component="form" onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate>
         <TextField {...form.field('username')} label={t('app.auth.username')} autoComplete="username" fullWidth margin="dense" required />
         <TextField {...form.field('password')} label={t('app.auth.password')} type="password" autoComplete="current-password" fullWidth margin="dense" required />
-        <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
-          {t('app.login.submit')}
-        </Button>
-      </Box>
+        <SubmitButton busy={form.busy}>{t('app.login.submit')}</SubmitButton>
+      </form>
     </FormCard>
   );
 }

@@ -2,12 +2,9 @@
  * The public product list (POST /api/product/list): the products on sale with today's price,
  * in the visitor's language and the shop currency. Nothing is shown when none is on sale.
  */
-import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { publicApi } from '../api/clients';
+import { Card } from './ui';
 import { usePublicI18n } from './usePublicI18n';
 import { formatMoney } from '../shop/formatMoney';
 
@@ -39,28 +36,20 @@ export function Products() {
   }, []);
   if (products.length === 0) return null;
   return (
-    <Box component="section" sx={{ mb: 6 }} className="products">
-      <Typography variant="h4" component="h2" gutterBottom>
-        {t('app.index.products_title')}
-      </Typography>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2 }}>
+    <section className="products">
+      <h2 className="ui-h4 ui-gutter">{t('app.index.products_title')}</h2>
+      <div className="products-grid">
         {products.map((p) => (
           <Card key={p.id} className="product">
-            <CardContent>
-              <Typography variant="h6">{locale === 'en' ? p.name_en : p.name_zh}</Typography>
-              <Typography color="text.secondary">{locale === 'en' ? p.description_en : p.description_zh}</Typography>
-              <Typography sx={{ mt: 1, fontWeight: 600 }} className="price">
-                {formatMoney(p.offer.amount, currency, locale)}
-                {p.offer.discount > 0 && (
-                  <Typography component="span" color="text.secondary" sx={{ ml: 1, textDecoration: 'line-through', fontWeight: 400 }}>
-                    {formatMoney(p.offer.price, currency, locale)}
-                  </Typography>
-                )}
-              </Typography>
-            </CardContent>
+            <h6 className="ui-h6">{locale === 'en' ? p.name_en : p.name_zh}</h6>
+            <p className="ui-body1 ui-secondary">{locale === 'en' ? p.description_en : p.description_zh}</p>
+            <p className="ui-body1 price">
+              {formatMoney(p.offer.amount, currency, locale)}
+              {p.offer.discount > 0 && <span className="ui-secondary price-before-discount">{formatMoney(p.offer.price, currency, locale)}</span>}
+            </p>
           </Card>
         ))}
-      </Box>
-    </Box>
+      </div>
+    </section>
   );
 }

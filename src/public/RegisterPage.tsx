@@ -1,11 +1,9 @@
 /** /register: create an account; a verification code is e-mailed, entered on /verify. */
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import { TextField } from './TextField';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
-import { FormCard } from './FormCard';
+import { FormCard, SubmitButton } from './FormCard';
+import { TextField } from './TextField';
+import { TextLink } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 
@@ -22,20 +20,16 @@ export function RegisterPage() {
 
   return (
     <FormCard title={t('app.register.title')} subtitle={t('app.register.intro')} className="register-page">
-      <Box component="form" onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate>
         <TextField {...form.field('email')} label={t('app.auth.email')} type="email" autoComplete="email" fullWidth margin="dense" required />
         <TextField {...form.field('username')} label={t('app.register.username')} autoComplete="nickname" fullWidth margin="dense" />
         <TextField {...form.field('password')} label={t('app.auth.password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
         <TextField {...form.field('confirm')} label={t('app.profile.confirm_password')} type="password" autoComplete="new-password" fullWidth margin="dense" required />
-        <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
-          {t('app.register.submit')}
-        </Button>
-      </Box>
-      <Box sx={{ mt: 2, fontSize: 14 }}>
-        <Link component={RouterLink} to="/login">
-          {t('app.register.have_account')}
-        </Link>
-      </Box>
+        <SubmitButton busy={form.busy}>{t('app.register.submit')}</SubmitButton>
+      </form>
+      <div className="form-card-links">
+        <TextLink to="/login">{t('app.register.have_account')}</TextLink>
+      </div>
     </FormCard>
   );
 }

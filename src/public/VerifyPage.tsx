@@ -1,13 +1,11 @@
 /** /verify?email=: enter the e-mailed verification code (or ask for a new one); signs in. */
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import { TextField } from './TextField';
 import { useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { customerSignIn } from '../authProvider/signIn';
-import { FormCard } from './FormCard';
+import { FormCard, SubmitButton } from './FormCard';
+import { TextField } from './TextField';
+import { Alert, Button } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 
@@ -32,21 +30,15 @@ export function VerifyPage() {
 
   return (
     <FormCard title={t('app.verify.title')} subtitle={t('app.verify.intro')} className="verify-page">
-      {sentTo && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('app.auth.code_sent', { email: sentTo })}
-        </Alert>
-      )}
-      <Box component="form" onSubmit={submit} noValidate>
+      {sentTo && <Alert severity="info">{t('app.auth.code_sent', { email: sentTo })}</Alert>}
+      <form onSubmit={submit} noValidate>
         <TextField {...form.field('email')} label={t('app.auth.email')} type="email" autoComplete="email" fullWidth margin="dense" required />
         <TextField {...form.field('code')} label={t('app.auth.code')} inputMode="numeric" autoComplete="one-time-code" fullWidth margin="dense" required />
-        <Button type="submit" variant="contained" fullWidth size="large" disabled={form.busy} sx={{ mt: 2 }}>
-          {t('app.verify.submit')}
-        </Button>
-        <Button fullWidth onClick={() => resend()} disabled={form.busy || !form.values.email} sx={{ mt: 1 }} className="resend-code">
+        <SubmitButton busy={form.busy}>{t('app.verify.submit')}</SubmitButton>
+        <Button fullWidth onClick={() => resend()} disabled={form.busy || !form.values.email} className="resend-code">
           {t('app.verify.resend')}
         </Button>
-      </Box>
+      </form>
     </FormCard>
   );
 }

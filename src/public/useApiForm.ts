@@ -19,6 +19,8 @@ export function useApiForm<V extends Record<string, string>>(initial: V) {
   /** Runs the call; field errors of a refusal are shown beside their fields (the alert shows the message). */
   const submit = (work: (values: V) => Promise<unknown>) => async (event?: FormEvent) => {
     event?.preventDefault();
+    // A refusal is shown in the WARNING dialog, which brings MUI and loads on demand: fetch it while the request runs.
+    void import('../dialogs/DialogHost');
     setBusy(true);
     setErrors({});
     try {

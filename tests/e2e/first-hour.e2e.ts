@@ -204,7 +204,9 @@ describe('an operator’s day', () => {
     await form.locator('input[name=subject]').fill('价格');
     await form.locator('textarea[name=content]').fill('10 GB 多少钱？');
     await form.getByRole('button').click();
-    await form.locator('.MuiAlert-standardSuccess').waitFor();
+    await form.getByRole('alert').getByText('谢谢！您的留言已发送。').waitFor();
+    // The form is emptied for the next message.
+    await expect(form.locator('input[name=name]').inputValue()).resolves.toBe('');
 
     await operatorSignIn(page);
     await page.goto('/manage/guest_message');

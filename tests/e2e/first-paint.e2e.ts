@@ -2,7 +2,8 @@
  * The home page's first paint, measured in the browser (Paint Timing and Resource Timing) and
  * written to bench/results/web-first-paint.json. The figure is reported, not asserted (speed
  * is judged by the bench); the test checks that the page paints its content from the first
- * download alone, with the sign-in pages and the contact form's fields loaded later.
+ * download alone, with the sign-in pages and the contact form's fields loaded later, and MUI
+ * (which comes with the areas and the dialogs) not at all.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,8 +40,9 @@ it('When / is opened, then it paints its heading, and the paint timing is record
       };
     });
     expect(figures.first_contentful_paint_ms).toBeGreaterThan(0);
-    // The sign-in pages are not part of the first download.
+    // The sign-in pages are not part of the first download, nor MUI, react-admin or the dialogs (vite.config.ts names their chunks).
     expect(figures.scripts.some((s) => /LoginPage|RegisterPage/.test(s.file))).toBe(false);
+    expect(figures.scripts.filter((s) => /mui-shared|areas-shared|DialogHost/.test(s.file))).toEqual([]);
     expect(errors).toEqual([]);
     runs.push(figures);
     await page.context().close();
