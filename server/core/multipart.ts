@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import Busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
+import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from './errors.js';
