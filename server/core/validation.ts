@@ -78,7 +78,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   refuseUnsafe(input, [], refused);
   if (Object.keys(refused).length > 0) throw new AppError('validation', 'error.validation', undefined, refused);
   // No body at all is an empty one; a JSON null is not an object and is refused like any other non-object.
-  const result = schema.safeParse(input === undefined ? {} : input, { reportInput: true });
+  const result = schema.safeParse(input === undefined ? {} : input);
   if (result.success) return result.data;
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
