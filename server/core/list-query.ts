@@ -75,7 +75,7 @@ export type ListCondition =
   | { kind: 'is null'; column: string }
   | { kind: 'never' }
   | { kind: 'match'; table: string; slot: number }
-  | { kind: 'like'; columns: string[]; slot: number };
+  | { kind: 'like'; op: 'like' | 'ilike'; columns: string[]; slot: number };
 
 export interface ListShape {
   conditions: ListCondition[];
@@ -92,12 +92,8 @@ export function listShape(
   /** SQLite: the columns of the table's full-text (trigram) index, when it has one. */
   indexed?: ReadonlySet<string>,
 ): ListShape {
-  const values: unknown[] = [];
-  const conditions: ListCondition[] = [];
+  const { conditions, values } = scopeShape(scope);
   const slot = (value: unknown) => values.push(value) - 1;
-  const compare = (column: string, op: '=' | '>=' | '<=', value: unknown): ListCondition =>
-    !Array.isArray(value) ? { kind: 'compare', column, op, slots: [slot(value)] } : value.length ? { kind: 'compare', column, op: 'in', slots: value.map(slot) } : { kind: 'never' };
-  for (const [column, value] of Object.entries(scope)) conditions.push(value === null ? { kind: 'is null', column } : compare(column, '=', value));
   for (const [key, raw] of Object.entries(params.filter)) {
     if (raw === undefined || raw === '' || raw === null) continue;
     const range = /^(.*)_(gte|lte)$/.exec(key);
@@ -105,7 +101,7 @@ export function listShape(
     const field = column === 'id' ? idField : resource.fields[column];
     if (!field?.filter) throw fieldError(`filter.${key}`, 'validation.unknown_filter', { field: key });
     const value = filterValue(key, field, raw);
-    conditions.push(range && column !== key ? compare(column, range[2] === 'gte' ? '>=' : '<=', value) : compare(column, '=', value));
+    conditions.push(compare(column, range && column !== key ? (range[2] === 'gte' ? '>=' : '<=') : '=', value, slot));
   }
   const searchable = Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name);
   if (params.q && searchable.length) {
@@ -114,13 +110,34 @@ export function listShape(
     if (dialect === 'sqlite' && indexed && [...params.q].length >= 3 && searchable.every((name) => indexed.has(name))) {
       conditions.push({ kind: 'match', table: searchTableOf(resource.table), slot: slot(`"${params.q.replace(/"/g, '""')}"`) });
     }
-    conditions.push({ kind: 'like', columns: searchable, slot: slot(`%${escapeLike(params.q)}%`) });
+    conditions.push({ kind: 'like', op: dialect === 'postgres' ? 'ilike' : 'like', columns: searchable, slot: slot(`%${escapeLike(params.q)}%`) });
   }
   return { conditions, values };
 }
 
+/** One column against a value: a list of values means any of them, and an empty list nothing. */
+function compare(column: string, op: '=' | '>=' | '<=', value: unknown, slot: (value: unknown) => number): ListCondition {
+  if (!Array.isArray(value)) return { kind: 'compare', column, op, slots: [slot(value)] };
+  return value.length ? { kind: 'compare', column, op: 'in', slots: value.map(slot) } : { kind: 'never' };
+}
+
+/** The fixed scope of a caller's rows (its customer's, its team's domains) as conditions. */
+function scopeShape(scope: Record<string, unknown>): ListShape {
+  const values: unknown[] = [];
+  const slot = (value: unknown) => values.push(value) - 1;
+  const conditions = Object.entries(scope).map(([column, value]): ListCondition => (value === null ? { kind: 'is null', column } : compare(column, '=', value, slot)));
+  return { conditions, values };
+}
+
+/** A query narrowed to a scope's rows (one record read by id). */
+export function inScope<Q extends { where: (...args: any[]) => Q }>(query: Q, scope: Record<string, unknown>): Q {
+  const { conditions, values } = scopeShape(scope);
+  const where = listWhere(conditions, (slot) => values[slot]);
+  return conditions.length ? query.where((eb: ExpressionBuilder<any, any>) => eb.and(where(eb))) : query;
+}
+
 /** A list's conditions as Kysely expressions, each slot's value given by valueAt. */
-export function listWhere(dialect: Dialect, conditions: ListCondition[], valueAt: (slot: number) => unknown) {
+export function listWhere(conditions: ListCondition[], valueAt: (slot: number) => unknown) {
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool>[] =>
     conditions.map((c) => {
       switch (c.kind) {
@@ -132,10 +149,8 @@ export function listWhere(dialect: Dialect, conditions: ListCondition[], valueAt
           return sql<SqlBool>`1 = 0`;
         case 'match':
           return sql<SqlBool>`${sql.ref('id')} in (select rowid from ${sql.table(c.table)} where ${sql.table(c.table)} match ${valueAt(c.slot)})`;
-        case 'like': {
-          const like = dialect === 'postgres' ? sql`ilike` : sql`like`;
-          return eb.or(c.columns.map((name) => sql<SqlBool>`${sql.ref(name)} ${like} ${valueAt(c.slot)} escape '\\'`));
-        }
+        case 'like':
+          return eb.or(c.columns.map((name) => sql<SqlBool>`${sql.ref(name)} ${sql.raw(c.op)} ${valueAt(c.slot)} escape '\\'`));
       }
     });
 }
@@ -143,7 +158,7 @@ export function listWhere(dialect: Dialect, conditions: ListCondition[], valueAt
 /** The WHERE conditions of the filters and the search alone (lists that build their own query: the ticket queue). */
 export function listConditions(resource: ResourceDeclaration, dialect: Dialect, params: Pick<ListParams, 'filter' | 'q'>, indexed?: ReadonlySet<string>) {
   const { conditions, values } = listShape(resource, dialect, {}, params, indexed);
-  return listWhere(dialect, conditions, (slot) => values[slot]);
+  return listWhere(conditions, (slot) => values[slot]);
 }
 
 export interface CompiledList {
@@ -151,19 +166,22 @@ export interface CompiledList {
 }
 
 /**
- * A list query's SQL made once per shape: built with a unique stand-in for each slot and
- * compiled, it records which parameter takes which slot's value (the others are constants).
+ * A list's queries made once per shape: built with a unique stand-in for each slot and
+ * compiled, each records which parameter takes which slot's value (the others are constants).
  * Building and compiling with Kysely costs a busy server several times the statement itself.
  */
-export function listTemplate(values: number, build: (valueAt: (slot: number) => unknown) => Compilable) {
+export function listTemplate(values: number, build: (valueAt: (slot: number) => unknown) => Compilable[]) {
   const standIns = Array.from({ length: values }, (_, i) => `\u0000slot ${i}\u0000`);
   const slotOf = new Map(standIns.map((standIn, i) => [standIn, i]));
-  const { sql: text, parameters } = build((slot) => standIns[slot]).compile();
-  // Each parameter: the number of the slot whose value it takes, or -1 for a constant of the query's own.
-  const slots = parameters.map((p) => (typeof p === 'string' ? (slotOf.get(p) ?? -1) : -1));
-  return (valuesNow: readonly unknown[]): CompiledList => ({
-    compile: () => ({ sql: text, parameters: slots.map((slot, i) => (slot < 0 ? parameters[i] : valuesNow[slot])) }),
+  const made = build((slot) => standIns[slot]).map((query) => {
+    const { sql: text, parameters } = query.compile();
+    // Each parameter: the number of the slot whose value it takes, or -1 for a constant of the query's own.
+    return { text, parameters, slots: parameters.map((p) => (typeof p === 'string' ? (slotOf.get(p) ?? -1) : -1)) };
   });
+  return (valuesNow: readonly unknown[]): CompiledList[] =>
+    made.map(({ text, parameters, slots }) => ({
+      compile: () => ({ sql: text, parameters: slots.map((slot, i) => (slot < 0 ? parameters[i] : valuesNow[slot])) }),
+    }));
 }
 
 /**

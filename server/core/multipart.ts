@@ -35,7 +35,7 @@ function readForm(headers: IncomingHttpHeaders, payload: Readable, limit: number
     } catch {
       return reject(malformed()); // no boundary, or not multipart at all
     }
-    const body: Record<string, unknown> = Object.create(null);
+    const body: Record<string, unknown> = {};
     let total = 0;
     let failed: AppError | undefined;
     const fail = (error: AppError) => {
@@ -84,7 +84,7 @@ function readForm(headers: IncomingHttpHeaders, payload: Readable, limit: number
     form.on('finish', () => {
       if (failed) return;
       if (!boundary || !tail.includes(`--${boundary}--`)) return fail(malformed());
-      resolve({ ...body });
+      resolve(body);
     });
     payload.pipe(form);
   });
@@ -96,9 +96,6 @@ function readForm(headers: IncomingHttpHeaders, payload: Readable, limit: number
  */
 export function registerMultipart(app: FastifyInstance, limitBytes: number) {
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
-    readForm(request.headers, payload, limitBytes).then(
-      (body) => done(null, body),
-      (error) => done(error instanceof AppError ? error : malformed()),
-    );
+    readForm(request.headers, payload, limitBytes).then((body) => done(null, body), done);
   });
 }

@@ -3,7 +3,7 @@
  * declaration: validation, scoping to the caller's customer, uniqueness, audit log. What is
  * special about a resource comes in as its behaviour (server/resources/).
  */
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import {
   areas,
@@ -23,7 +23,7 @@ import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
 import { fieldError, forbidden, notFound } from './errors.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
-import { conditionColumns, COUNT_LIMIT, listOrder, listParams, listShape, listTemplate, listWhere, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type CompiledList, type ListResult } from './list-query.js';
+import { conditionColumns, COUNT_LIMIT, inScope, listOrder, listParams, listShape, listTemplate, listWhere, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type CompiledList, type ListResult } from './list-query.js';
 import { now } from './time.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -286,19 +286,12 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
     }
     return row as Row;
   };
-  const scoped = <Q extends { where: (...args: any[]) => Q }>(query: Q, scope: Record<string, unknown>): Q => {
-    for (const [column, value] of Object.entries(scope)) {
-      if (Array.isArray(value)) query = value.length ? query.where(column, 'in', value) : query.where(sql<SqlBool>`1 = 0`);
-      else query = value === null ? query.where(column, 'is', null) : query.where(column, '=', value);
-    }
-    return query;
-  };
   // Only table columns are written: values of fields and of the scope and toRow.
   const writable = (values: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly && !resource.fields[key]?.virtual));
 
   // A list's SQL per shape (listTemplate), at most TEMPLATES of them.
-  const templates = new Map<string, { rows: ReturnType<typeof listTemplate>; count: ReturnType<typeof listTemplate> }>();
+  const templates = new Map<string, ReturnType<typeof listTemplate>>();
   const onlyTableColumns = async (db: Db, dialect: Dialect, names: string[]) => {
     const inTable = await tableColumns(db, dialect, table);
     return names.every((name) => inTable.has(name));
@@ -323,7 +316,7 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       const slots = [...values, params.page_size, (params.page - 1) * params.page_size];
       const [limitSlot, offsetSlot] = [values.length, values.length + 1];
       const queries = (valueAt: (slot: number) => unknown) => {
-        const where = listWhere(dialect, conditions, valueAt);
+        const where = listWhere(conditions, valueAt);
         const matching = (from: string) => {
           const all = (db as Db as any).selectFrom(from);
           return conditions.length ? all.where((eb: any) => eb.and(where(eb))) : all;
@@ -353,10 +346,14 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       let made = templates.get(key);
       if (!made) {
         if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
-        made = { rows: listTemplate(slots.length, (valueAt) => queries(valueAt).rows), count: listTemplate(slots.length, (valueAt) => queries(valueAt).count) };
+        made = listTemplate(slots.length, (valueAt) => {
+          const { rows, count } = queries(valueAt);
+          return [rows, count];
+        });
         templates.set(key, made);
       }
-      return { rows: made.rows(slots), count: made.count(slots) };
+      const [rows, count] = made(slots);
+      return { rows, count };
     },
 
     async list(database: DatabaseHandle, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
@@ -377,7 +374,7 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
     },
 
     async find(db: Db, scope: Record<string, unknown>, id: number): Promise<Row | undefined> {
-      const row = await scoped((db as any).selectFrom(source).select(columns).where('id', '=', id), scope).executeTakeFirst();
+      const row = await inScope((db as any).selectFrom(source).select(columns).where('id', '=', id), scope).executeTakeFirst();
       return row ? present(row) : undefined;
     },
 
