@@ -15,8 +15,8 @@ import { loadConfig } from '../server/config.js';
 import { hashPassword } from '../server/core/passwords.js';
 import { openDatabase, type Dialect } from '../server/db/index.js';
 import { migrateToLatest } from '../server/db/migrate.js';
-import { ensureDefaultTemplates } from '../server/mail/mailer.js';
-import { ensureFirstOperator } from '../server/start.js';
+import { ensureDefaultTemplates } from '../server/outbox/mailer.js';
+import { ensureFirstOperator } from '../server/accounts/first-operator.js';
 
 export const BENCH_PASSWORD = 'bench-password';
 export const OPERATOR = { username: 'bench', password: BENCH_PASSWORD };

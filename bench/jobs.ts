@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../server/config.js';
 import { createJobs } from '../server/jobs/create.js';
-import { defineJob } from '../server/jobs/define.js';
+import { defineJob } from '../server/core/jobs.js';
 import { startMaildesk } from '../server/start.js';
 import { freshPostgresDatabase } from '../tests/helpers/postgres.js';
 

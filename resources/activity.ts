@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { defineResource } from './define.js';
+import { billingStaff, defineResource, staff } from './define.js';
 import { activityKinds, instant, MAX_MONEY } from './shop.js';
-
-const billing = ['superadmin', 'billing'] as const;
 
 /**
  * A promotion: percent or amount off, or bonus points, on some products, within a time
@@ -43,10 +41,10 @@ export const activity = defineResource({
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   manage: {
-    list: ['superadmin', 'support', 'billing'],
-    get: ['superadmin', 'support', 'billing'],
-    create: billing,
-    update: billing,
+    list: staff,
+    get: staff,
+    create: billingStaff,
+    update: billingStaff,
     notes: { update: 'End a running promotion early with /api/manage/activity/end.' },
   },
 });

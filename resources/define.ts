@@ -1,7 +1,8 @@
 /**
  * The one way an entity is declared. A declaration is plain data (plus zod schemas) so that
  * both the server (routes, validation, OpenAPI, audit) and the screens (columns, forms,
- * filters) are derived from it. Server-only behaviour lives in server/resources/.
+ * filters) are derived from it. What is special about one on the server lives with the capability
+ * that owns it (server/<capability>/).
  */
 import { z } from 'zod';
 import { lineText, longText } from './text.js';
@@ -95,6 +96,8 @@ export interface ResourceDeclaration {
   view?: string;
   /** The column naming the domain a record belongs to: a team member sees and writes only their domains' records. */
   teamScope?: string;
+  /** The column naming the login that made a record: a team member sees only the records they made (tickets). */
+  authorScope?: string;
   /** Column values every record of this resource has (e.g. customers have no owner_id). */
   where?: Record<string, string | number | null>;
   /** Maintained created_at / updated_at columns. */
@@ -102,11 +105,6 @@ export interface ResourceDeclaration {
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   admin?: AreaConfig<CustomerAccess>;
   manage?: AreaConfig<readonly OperatorRole[]>;
-  /**
-   * 'own': the calls are written by hand in server/ (conversations, files), not derived; the
-   * declaration still gives their validation, list vocabulary, OpenAPI fields and screens.
-   */
-  calls?: 'derived' | 'own';
 }
 
 export function defineResource<const R extends ResourceDeclaration>(resource: R): R {
@@ -123,6 +121,8 @@ export const staff: readonly OperatorRole[] = ['superadmin', 'support', 'billing
 export const superadminOnly: readonly OperatorRole[] = ['superadmin'];
 /** Who runs customers' accounts and mail day to day. */
 export const supportStaff: readonly OperatorRole[] = ['superadmin', 'support'];
+/** Who runs the shop: products, promotions, orders, capacity blocks. */
+export const billingStaff: readonly OperatorRole[] = ['superadmin', 'billing'];
 
 /** Largest mailbox quota the panel accepts (1 TiB), whatever the capacity. */
 export const MAX_QUOTA_BYTES = 1024 ** 4;

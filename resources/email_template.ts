@@ -11,17 +11,17 @@ export const templateKeys = [
   'mailbox_check',
   // Hardening: the owner told when their password is being guessed.
   'sign_in_attempts',
-  // Shop.
+  // Shop
   'order_paid',
-  // Storage over time (issue 10)
+  // Storage
   'storage_reminder',
   'storage_expired',
   'storage_over_capacity',
   // Support (tickets): to the customer, then to operators
   'ticket_reply', 'ticket_closed', 'ticket_new', 'ticket_customer_reply',
-  // Guest message replies (issue 14)
+  // Guest messages
   'guest_reply',
-  // Team-member invitations (issue 8): the link, or (for an address with an account) a notice instead
+  // Team-member invitations: the link, or (for an address with an account) a notice instead
   'team_invitation', 'team_invitation_exists',
 ] as const;
 export type TemplateKey = (typeof templateKeys)[number];

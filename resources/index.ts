@@ -8,7 +8,7 @@ import { operator } from './operator.js';
 import { teamMember } from './team_member.js';
 import { domain } from './domain.js';
 import { mailbox } from './mailbox.js';
-// Mailbox deletion (issue 12)
+// Mailbox deletion
 import { deletedMailbox } from './deleted_mailbox.js';
 import { alias } from './alias.js';
 import { aliasDomain } from './alias_domain.js';
@@ -21,11 +21,11 @@ import { points } from './points.js';
 // Support (tickets)
 import { cannedReply } from './canned_reply.js';
 import { ticket } from './ticket.js';
-// Team-member invitations (issue 8)
+// Team-member invitations
 import { teamInvitation } from './team_invitation.js';
 
 export const resources = [operator, customer, teamMember, teamInvitation, auditLog, emailTemplate, emailSendLog, guestMessage, domain, mailbox,
-  // Mailbox deletion (issue 12): beside mailboxes in the operators' menu
+  // Mailbox deletion: beside mailboxes in the operators' menu
   deletedMailbox,
   alias, aliasDomain, storage,
   // Shop.
@@ -36,12 +36,12 @@ export const resources = [operator, customer, teamMember, teamInvitation, auditL
 
 export { auditLog, customer, emailSendLog, emailTemplate, guestMessage, operator, teamMember };
 export { alias, aliasDomain, domain, mailbox, storage };
-// Mailbox deletion (issue 12)
+// Mailbox deletion
 export { deletedMailbox };
 // Shop.
 export { activity, order, points, product };
 // Support (tickets)
 export { cannedReply, ticket };
-// Team-member invitations (issue 8)
+// Team-member invitations
 export { teamInvitation };
 export * from './define.js';

@@ -6,7 +6,7 @@ export const serverMessagesEn = {
     validation: 'Some fields need attention.',
     not_verified: 'Please verify your e-mail address first.',
     bad_credentials: 'Wrong e-mail address or password.',
-    // Operators sign in with a username (issue 14)
+    // Operators sign in with a username
     bad_operator_credentials: 'Wrong username or password.',
     bad_code: 'The code is wrong, used or expired. Ask for a new one.',
     account_disabled: 'This account is disabled. Please contact support.',
@@ -36,20 +36,20 @@ export const serverMessagesEn = {
     forbidden_name: 'The request uses a field name that is not allowed.',
     bad_request: 'The request is malformed.',
     own_account: 'You cannot delete or disable your own account.',
-    // Durable jobs
+    // Jobs
     job_not_failed: 'Only a failed job can be retried.',
     job_not_discardable: 'A running or finished job cannot be discarded.',
-    // Storage over time (issue 10)
+    // Storage
     storage_no_expiry: 'This block never expires, so it cannot be extended.',
     storage_already_ended: 'This block has already expired.',
-    // Support (tickets)
+    // Support
     ticket_closed: 'This ticket was closed more than %{days} days ago. Please open a new ticket.',
     ticket_answered: 'Support has already answered this ticket; close it instead of deleting it.',
     attachment_too_large: 'The file %{name} is too large: at most %{max} bytes.',
-    // Team-member invitations (issue 8)
+    // Team invitations
     invitation_invalid: 'This invitation link is wrong, used, revoked or expired. Ask whoever invited you to send a new one.',
     invitation_address_taken: 'This address has a Maildesk account of its own by now, so the invitation cannot make another. Sign in with it, or ask to be invited with another address.',
-    // Mailbox deletion (issue 12)
+    // Deleted mailboxes
     address_of_deleted_mailbox: 'The mailbox %{address} was deleted and is being kept: support can restore it until %{until_text}. The address is free again after that.',
     address_being_purged: 'The mail of the deleted mailbox %{address} is being removed. The address is free again once that is done.',
     mailbox_not_restorable: 'The deleted mailbox %{address} can no longer be restored: it was restored already, or its mail has been removed or archived.',
@@ -94,9 +94,9 @@ export const serverMessagesEn = {
     one_line: 'Must be a single line',
     forbidden_name: 'This field name is not allowed',
     too_deep: 'Nested too deeply',
-    // Storage over time (issue 10)
+    // Storage
     expiry_not_later: 'Choose a time after the current expiry (%{current}) and after now',
-    // Support (tickets)
+    // Support
     not_a_file: 'Send files as a multipart form',
     too_many_files: 'At most %{max} files',
     empty_file: 'The file %{name} is empty',
@@ -104,7 +104,7 @@ export const serverMessagesEn = {
     unknown_record: 'No such record among yours',
     unknown_operator: 'No such active operator',
     customer_close_only: 'You can close the ticket; write a message to reopen it',
-    // Mailbox deletion (issue 12)
+    // Deleted mailboxes
     address_of_deleted_mailbox: 'A deleted mailbox keeps this address until %{until_text} (support can restore it until then)',
     address_being_purged: 'A deleted mailbox still has this address while its mail is removed; try again later',
   },

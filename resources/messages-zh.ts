@@ -8,7 +8,7 @@ export const serverMessagesZh: ServerMessages = {
     validation: '部分字段需要修改。',
     not_verified: '请先验证您的邮箱地址。',
     bad_credentials: '邮箱或密码错误。',
-    // Operators sign in with a username (issue 14)
+    // Operators sign in with a username
     bad_operator_credentials: '用户名或密码错误。',
     bad_code: '验证码错误、已使用或已过期，请重新获取。',
     account_disabled: '该账户已被停用，请联系客服。',
@@ -38,20 +38,20 @@ export const serverMessagesZh: ServerMessages = {
     forbidden_name: '请求中含有不允许的字段名。',
     bad_request: '请求格式不正确。',
     own_account: '不能删除或停用自己的账户。',
-    // Durable jobs
+    // Jobs
     job_not_failed: '只有失败的任务可以重试。',
     job_not_discardable: '正在运行或已完成的任务不能丢弃。',
-    // Storage over time (issue 10)
+    // Storage
     storage_no_expiry: '该存储空间永不过期，无法延期。',
     storage_already_ended: '该存储空间已经到期。',
-    // Support (tickets)
+    // Support
     ticket_closed: '该工单已关闭超过 %{days} 天，请提交新工单。',
     ticket_answered: '客服已回复该工单，请关闭工单而不是删除。',
     attachment_too_large: '文件 %{name} 过大：最多 %{max} 字节。',
-    // Team-member invitations (issue 8)
+    // Team invitations
     invitation_invalid: '该邀请链接无效、已使用、已撤销或已过期。请让邀请您的人重新发送。',
     invitation_address_taken: '该邮箱现已拥有自己的 Maildesk 账户，因此无法通过邀请再创建一个。请用它登录，或请对方邀请您的其他邮箱。',
-    // Mailbox deletion (issue 12)
+    // Deleted mailboxes
     address_of_deleted_mailbox: '邮箱 %{address} 已被删除，正在保留期内：客服可在 %{until_text} 之前恢复它。此后该地址才可重新使用。',
     address_being_purged: '已删除邮箱 %{address} 的邮件正在被清除。清除完成后该地址即可重新使用。',
     mailbox_not_restorable: '已删除的邮箱 %{address} 无法再恢复：它已被恢复过，或其邮件已被清除或归档。',
@@ -96,9 +96,9 @@ export const serverMessagesZh: ServerMessages = {
     one_line: '只能是一行',
     forbidden_name: '不允许使用此字段名',
     too_deep: '嵌套层级过深',
-    // Storage over time (issue 10)
+    // Storage
     expiry_not_later: '请选择晚于当前到期时间（%{current}）且晚于现在的时间',
-    // Support (tickets)
+    // Support
     not_a_file: '请以 multipart 表单上传文件',
     too_many_files: '最多 %{max} 个文件',
     empty_file: '文件 %{name} 是空的',
@@ -106,7 +106,7 @@ export const serverMessagesZh: ServerMessages = {
     unknown_record: '您的记录中没有这一项',
     unknown_operator: '没有这个启用的管理员',
     customer_close_only: '您可以关闭工单；如需重新打开，请回复消息',
-    // Mailbox deletion (issue 12)
+    // Deleted mailboxes
     address_of_deleted_mailbox: '一个已删除的邮箱在 %{until_text} 之前保留此地址（在此之前客服可以恢复它）',
     address_being_purged: '一个已删除的邮箱在清除邮件期间仍占用此地址，请稍后再试',
   },

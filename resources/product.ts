@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { defineResource, MiB } from './define.js';
+import { billingStaff, defineResource, MiB, staff } from './define.js';
 import { MAX_MONEY, MAX_PERIOD_MONTHS, productKinds } from './shop.js';
-
-const billing = ['superadmin', 'billing'] as const;
 
 /**
  * What can be bought: a storage block (size, period in months or none) or a points top-up.
@@ -35,10 +33,10 @@ export const product = defineResource({
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   manage: {
-    list: ['superadmin', 'support', 'billing'],
-    get: ['superadmin', 'support', 'billing'],
-    create: billing,
-    update: billing,
+    list: staff,
+    get: staff,
+    create: billingStaff,
+    update: billingStaff,
     notes: { update: 'The kind cannot change; hide a product (visible = 0) instead of deleting it.' },
   },
 });

@@ -1,6 +1,4 @@
-import { defineResource, MiB } from './define.js';
-
-const billing = ['superadmin', 'billing'] as const;
+import { billingStaff, defineResource, MiB, staff } from './define.js';
 
 /**
  * A block of mail capacity a customer holds: granted by an operator (or, later, bought in an
@@ -30,7 +28,7 @@ export const storage = defineResource({
     update: 'owner',
     notes: { update: 'The customer may change only the label; size, expiry and owner are the provider\'s (create and delete are refused here).' },
   },
-  manage: { list: ['superadmin', 'support', 'billing'], get: ['superadmin', 'support', 'billing'], create: billing, update: billing, delete: billing },
+  manage: { list: staff, get: staff, create: billingStaff, update: billingStaff, delete: billingStaff },
 });
 
 /** A customer's mail capacity, as POST /api/{admin,manage}/storage/summary answers it. */

@@ -15,7 +15,7 @@ export const messageBody = z.preprocess((v) => (typeof v === 'string' ? v.replac
 
 /**
  * A support ticket: a conversation between a customer (or one of its team members, who see
- * only the tickets they opened) and the operators. Its calls are hand-written
+ * only the tickets they opened) and the operators. Its calls do support's own work
  * (server/support/): the first message and attachments come with create, append_message adds
  * replies and operators' internal notes, and get returns the conversation.
  */
@@ -23,7 +23,7 @@ export const ticket = defineResource({
   name: 'ticket',
   table: 'ticket',
   owner: 'owner_id',
-  calls: 'own',
+  authorScope: 'author_id',
   timestamps: true,
   defaultSort: { field: 'last_activity_at', order: 'desc' },
   fields: {

@@ -4,37 +4,17 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { registerCalls } from './core/calls.js';
-import { AppError } from './core/errors.js';
+import { capabilities } from './capabilities.js';
+import type { Capability } from './core/capability.js';
+import { registerCalls, type Authenticators, type CallSpec } from './core/calls.js';
 import { clientErrorHandler, envelopeOf, sendError } from './core/client-errors.js';
+import { AppError } from './core/errors.js';
 import { registerMultipart } from './core/multipart.js';
-import { parseQueryString } from './core/query-string.js';
-import { securityHeaders } from './core/security-headers.js';
 import { openApiDocument } from './core/openapi.js';
+import { parseQueryString } from './core/query-string.js';
 import { resourceCalls } from './core/resource-calls.js';
-import { serverResources } from './resources/index.js';
-import { customerLoginCalls } from './routes/customer-login.js';
-import { customerMeCalls } from './routes/customer-me.js';
-import { guestMessageCalls, guestReplyCalls } from './routes/guest-message.js';
-import { operatorAccountCalls } from './routes/operator-account.js';
-import { statCalls } from './routes/stats.js';
-import { domainDnsCalls } from './routes/domain-dns.js';
-import { mailboxCalls } from './routes/mailbox-calls.js';
-// Mailbox deletion (issue 12)
-import { deletedMailboxCalls } from './routes/deleted-mailbox-calls.js';
-import { storageCalls } from './routes/storage-calls.js';
-// Durable jobs: the operators' view
-import { jobCalls } from './routes/job-calls.js';
-// Support (tickets)
-import { ticketCalls } from './support/calls.js';
-// Mail-client settings and automatic configuration (issue 14)
-import { mailClientCalls, registerMailClientConfig } from './routes/mail-client-config.js';
-import type { Services } from './services.js';
-// Shop.
-import { shopCalls } from './shop/calls.js';
-import { stripeWebhook } from './shop/webhook.js';
-// Team-member invitations (issue 8)
-import { teamInvitationCalls } from './team/calls.js';
+import { securityHeaders } from './core/security-headers.js';
+import type { Services } from './core/services.js';
 
 export const version = '0.1.0';
 
@@ -46,7 +26,14 @@ const lazySchemaCompilers = {
   buildSerializer: (...args: unknown[]) => load('@fastify/fast-json-stringify-compiler')()(...args),
 };
 
-export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, options: { logger?: boolean } = {}): Promise<{ app: FastifyInstance; services: Services }> {
+/** Every call of the capabilities: their own, and those derived from their resources' declarations. */
+export const callsOf = (list: readonly Capability[]): CallSpec<any, any>[] =>
+  list.flatMap((c) => [...(c.calls ?? []), ...(c.resources ?? []).flatMap(({ declaration, behaviour }) => resourceCalls(declaration, behaviour))]);
+
+export async function buildApp(
+  services: Omit<Services, 'logger'>,
+  options: { logger?: boolean } = {},
+): Promise<{ app: FastifyInstance; services: Services; calls: CallSpec<any, any>[] }> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: services.config.bodyLimitBytes,
@@ -58,7 +45,7 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
   securityHeaders(app, services.config.publicUrl);
-  const full: Services = { ...services, logger: app.log, calls: [] };
+  const full: Services = { ...services, logger: app.log };
 
   // An empty JSON body is an empty object: clients post calls that take no parameters without one.
   // JSON is UTF-8 (RFC 8259): bytes that are not are refused, not read with replacement characters.
@@ -75,38 +62,14 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
   registerMultipart(app, services.config.bodyLimitBytes);
   app.setErrorHandler(sendError);
 
-  registerCalls(app, full, [
-    ...customerLoginCalls,
-    ...customerMeCalls,
-    ...operatorAccountCalls,
-    ...guestMessageCalls,
-    ...statCalls,
-    ...domainDnsCalls,
-    ...mailboxCalls,
-    // Mailbox deletion (issue 12)
-    ...deletedMailboxCalls,
-    ...storageCalls,
-    // Shop.
-    ...shopCalls,
-    // Durable jobs: the operators' view
-    ...jobCalls,
-    // Support (tickets)
-    ...ticketCalls,
-    // Mail-client settings and guest-message replies (issue 14)
-    ...mailClientCalls,
-    ...guestReplyCalls,
-    // Team-member invitations (issue 8)
-    ...teamInvitationCalls,
-    ...serverResources.flatMap(({ declaration, behaviour }) => resourceCalls(declaration, behaviour)),
-  ]);
-
-  // Shop: Stripe's notices, verified on their raw body.
-  await app.register(stripeWebhook(full));
-  registerMailClientConfig(app, full);
+  const calls = callsOf(capabilities);
+  const authenticators = Object.assign({}, ...capabilities.map((c) => c.authenticators)) as Authenticators;
+  registerCalls(app, full, calls, authenticators);
+  for (const capability of capabilities) await capability.routes?.(app, full);
 
   // Made when first asked for: converting ~120 input schemas is not worth delaying start-up for.
   let document: ReturnType<typeof openApiDocument> | undefined;
-  app.get('/api/openapi.json', async () => (document ??= openApiDocument(full.calls, version)));
+  app.get('/api/openapi.json', async () => (document ??= openApiDocument(calls, version)));
 
   const webRoot = services.config.webRoot ?? path.resolve('dist/web');
   const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));
@@ -121,5 +84,5 @@ export async function buildApp(services: Omit<Services, 'logger' | 'calls'>, opt
     return reply.type('text/html').sendFile('index.html');
   });
 
-  return { app, services: full };
+  return { app, services: full, calls };
 }

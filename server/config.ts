@@ -15,7 +15,7 @@ export interface Config {
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
-  // Mail-client settings (issue 14): ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
+  // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
   mailSubmissionsPort: number;
@@ -25,7 +25,7 @@ export interface Config {
   /** Serve the built web app from dist/web when it exists. */
   webRoot?: string;
   trustProxy: boolean;
-  // Shop.
+  // Shop
   /** SHOP_CURRENCY: ISO 4217 code; prices and points are integers in its minor unit. */
   shopCurrency: string;
   /** ORDER_PAYMENT_MINUTES: an unpaid order expires after this long. */
@@ -38,10 +38,10 @@ export interface Config {
   jobPollMs: number;
   /** Whether this instance starts scheduled tasks (JOB_SCHEDULES=0 turns them off; tests run them by hand). */
   jobSchedules: boolean;
-  // Storage over time (issue 10)
+  // Storage
   /** Days before a block's expiry on which its owner is reminded (STORAGE_REMINDER_DAYS, e.g. "30,7,1"). */
   storageReminderDays: number[];
-  // Support (tickets)
+  // Support
   /** Largest attachment, and most attachments on one message. */
   attachmentMaxBytes: number;
   attachmentMaxCount: number;
@@ -51,7 +51,7 @@ export interface Config {
   ticketAutocloseDays: number;
   /** A customer's message reopens a closed ticket within this many days of its closing. */
   ticketReopenDays: number;
-  // Mailbox deletion (issue 12)
+  // Deleted mailboxes
   /** The mail store, as `deploy:config --mail-dir` (MAIL_DIR): each mailbox's mail is under <mail-dir>/<domain>/<local part>. */
   mailDir: string;
   /** Days a deleted mailbox can be restored by an operator before its mail is removed (MAILBOX_DELETE_GRACE_DAYS). */
@@ -84,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionAbsoluteHours: intOf(env.SESSION_ABSOLUTE_HOURS, 7 * 24),
     webRoot: env.WEB_ROOT || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    // Shop.
+    // Shop
     shopCurrency: (env.SHOP_CURRENCY || 'CNY').toUpperCase(),
     orderPaymentMinutes: Math.max(1, intOf(env.ORDER_PAYMENT_MINUTES, 60)),
     stripe: env.STRIPE_SECRET_KEY
@@ -99,15 +99,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailLogRetentionDays: intOf(env.MAIL_LOG_RETENTION_DAYS, 90),
     jobPollMs: intOf(env.JOB_POLL_MS, 1000),
     jobSchedules: env.JOB_SCHEDULES !== '0' && env.JOB_SCHEDULES !== 'false',
-    // Storage over time (issue 10)
+    // Storage
     storageReminderDays: daysListOf(env.STORAGE_REMINDER_DAYS, [30, 7, 1]),
-    // Support (tickets)
+    // Support
     attachmentMaxBytes: intOf(env.ATTACHMENT_MAX_BYTES, 1024 * 1024),
     attachmentMaxCount: intOf(env.ATTACHMENT_MAX_COUNT, 5),
     attachmentDir: path.resolve(env.ATTACHMENT_DIR || path.join(env.DATA_DIR || './data', 'attachments')),
     ticketAutocloseDays: intOf(env.TICKET_AUTOCLOSE_DAYS, 7),
     ticketReopenDays: intOf(env.TICKET_REOPEN_DAYS, 14),
-    // Mailbox deletion (issue 12)
+    // Deleted mailboxes
     mailDir: path.resolve(env.MAIL_DIR || '/var/vmail'),
     mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
     mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),

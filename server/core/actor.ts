@@ -1,6 +1,11 @@
 /** Who is calling. Customer calls carry the customer (tenant) id, also for team members. */
+import type { Selectable } from 'kysely';
 import type { OperatorRole } from '../../resources/define.js';
-import type { AccountInfo } from './sessions.js';
+import type { UserRow } from '../db/schema.js';
+
+/** A customer login's own columns, read with its session on every request; me/info answers with them. */
+export const accountColumns = ['id', 'owner_id', 'email', 'username', 'is_verified', 'status', 'points', 'storage_max', 'locale', 'last_login_at', 'created_at'] as const;
+export type AccountInfo = Pick<Selectable<UserRow>, (typeof accountColumns)[number]>;
 
 export type Actor =
   | { kind: 'anonymous' }

@@ -5,18 +5,22 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Services } from '../services.js';
+import type { Locale } from '../../resources/customer.js';
+import type { OperatorRole } from '../../resources/define.js';
 import { anonymous, type Actor, type CustomerActor, type OperatorActor } from './actor.js';
 import type { RequestOrigin } from './audit.js';
 import { AppError, forbidden } from './errors.js';
-import { findSignedIn } from './sessions.js';
-import { teamDomainsOf } from './team-domains.js';
 import { malformedQuery } from './query-string.js';
+import type { Services } from './services.js';
 import { parseInput } from './validation.js';
-import type { Locale } from '../../resources/customer.js';
-import type { OperatorRole } from '../../resources/define.js';
 
+/** Who may make a call: anyone, or the holder of one area's token. */
 export type Auth = 'public' | 'customer' | 'operator';
+export type SignedInAuth = Exclude<Auth, 'public'>;
+
+/** Resolves an area's token (the Authentication header) to an active caller, or throws noSession(). */
+export type Authenticator = (services: Services, token: string) => Promise<Actor>;
+export type Authenticators = Record<SignedInAuth, Authenticator>;
 
 type ActorOf<A extends Auth> = A extends 'customer' ? CustomerActor : A extends 'operator' ? OperatorActor : Actor;
 
@@ -57,14 +61,14 @@ export class FileAnswer {
   ) {}
 }
 
-export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[]) {
+export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[], authenticators: Authenticators) {
   for (const spec of specs) {
-    services.calls.push(spec);
     app.route({
       method: spec.method,
       url: spec.path,
       handler: async (request, reply) => {
-        const actor = await authenticate(services, spec.auth, request);
+        const auth: Auth = spec.auth;
+        const actor = auth === 'public' ? anonymous : await authenticators[auth](services, tokenOf(request));
         if (actor.kind === 'customer' && spec.needsVerified !== false && !actor.isVerified) {
           throw new AppError('notVerified', 'error.not_verified');
         }
@@ -87,38 +91,21 @@ export function registerCalls(app: FastifyInstance, services: Services, specs: C
   }
 }
 
+/** A customer-area call's context, narrowed: the call's auth has made sure of it, and a wrong wiring fails loudly. */
+export function customerContext(ctx: CallContext): CallContext<'customer'> {
+  if (ctx.actor.kind !== 'customer') throw forbidden();
+  return ctx as CallContext<'customer'>;
+}
+
 export function localeOf(request: FastifyRequest): Locale {
   const header = String(request.headers['accept-language'] ?? '');
   return /^\s*en\b/i.test(header) ? 'en' : 'zh';
 }
 
-/** The credential of the call's area, resolved to an active account, or error 20000. */
-async function authenticate(services: Services, auth: Auth, request: FastifyRequest): Promise<Actor> {
-  if (auth === 'public') return anonymous;
+const tokenOf = (request: FastifyRequest) => {
   const header = request.headers.authentication;
-  const token = typeof header === 'string' ? header.trim() : '';
-  const { db, database, config } = services;
-  if (auth === 'operator') {
-    const operator = await findSignedIn(database, config, 'operator', token);
-    if (!operator || operator.status !== 'active') throw noSession();
-    return { kind: 'operator', sessionId: operator.session_id, id: operator.id, username: operator.username, role: operator.role as OperatorRole };
-  }
-  const account = await findSignedIn(database, config, 'customer', token);
-  if (!account || account.status !== 'active') throw noSession();
-  const isOwner = account.owner_id === null;
-  if (!isOwner && account.owner_status !== 'active') throw noSession();
-  return {
-    kind: 'customer',
-    sessionId: account.session_id,
-    accountId: account.id,
-    customerId: account.owner_id ?? account.id,
-    isOwner,
-    email: account.email,
-    isVerified: account.is_verified === 1,
-    account,
-    ...(isOwner ? {} : { domainIds: await teamDomainsOf(db, account.id) }),
-  };
-}
+  return typeof header === 'string' ? header.trim() : '';
+};
 
-// Built only when a request is refused (an error object costs a stack trace).
-const noSession = () => new AppError('session', 'error.session');
+/** No, an expired or a revoked session: the client drops the one it holds. (Built only when a request is refused: an error costs a stack trace.) */
+export const noSession = () => new AppError('session', 'error.session');

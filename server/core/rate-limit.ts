@@ -18,7 +18,7 @@ export const limits = {
   codeSendPerAccount: { max: 5, windowSeconds: 60 * 60 },
   codeSendPerIp: { max: 20, windowSeconds: 60 * 60 },
   guestMessagePerIp: { max: 5, windowSeconds: 60 * 60 },
-  // Team-member invitations (issue 8): each one mails an address the customer names.
+  // Team-member invitations: each one mails an address the customer names.
   invitationSendPerCustomer: { max: 100, windowSeconds: 60 * 60 },
 } satisfies Record<string, Limit>;
 

@@ -1,9 +1,8 @@
 /**
  * Derives a resource's list / get / create / update / delete calls in each area from its
- * declaration: validation, scoping to the caller's customer, uniqueness, audit log. What is
- * special about a resource comes in as its behaviour (server/resources/).
+ * declaration: validation, scoping (core/scope.ts), uniqueness, audit log. What is special about
+ * a resource comes in as its behaviour, from the capability that owns it.
  */
-import { sql } from 'kysely';
 import { z } from 'zod';
 import {
   areas,
@@ -17,19 +16,16 @@ import {
   type OperatorRole,
   type ResourceDeclaration,
 } from '../../resources/define.js';
-import type { DatabaseHandle, Db, Dialect } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
 import { defineCall, type CallContext, type CallSpec } from './calls.js';
-import { fieldError, forbidden, notFound } from './errors.js';
-import { searchTableOf } from '../db/migrations/helpers.js';
-import { conditionColumns, COUNT_LIMIT, inScope, listOrder, listParams, listShape, listTemplate, listWhere, plannedRows, rowEstimate, searchIndexes, SORT_LIMIT, tableColumns, type CompiledList, type ListResult } from './list-query.js';
-import { now } from './time.js';
+import { forbidden, notFound } from './errors.js';
+import { listParams } from './list-query.js';
+import { resourceStore, type Row } from './resource-store.js';
+import { scopeOf, teamScopeOf, visibleScope } from './scope.js';
 
-export type Row = Record<string, unknown> & { id: number };
-
-// List shapes kept per resource and area (their SQL: listTemplate).
-const TEMPLATES = 200;
+export type { Row };
 
 export interface Change {
   op: 'create' | 'update' | 'delete';
@@ -43,6 +39,20 @@ export interface Change {
 export interface WriteContext extends CallContext {
   trx: Db;
   area: Area;
+}
+
+/**
+ * A call of the resource whose work is its own (a ticket's conversation, an invitation instead
+ * of a new team member), at the path, with the access and under the tag the declaration gives.
+ */
+export interface OwnCall {
+  summary: string | ((area: Area) => string);
+  /** POST, or GET for get. */
+  method?: 'GET' | 'POST';
+  /** For a call beyond the five: the operation whose access it has (append_message: update's). */
+  access?: Operation;
+  input: z.ZodType | ((area: Area) => z.ZodType);
+  handler(input: any, ctx: CallContext, area: Area): Promise<unknown>;
 }
 
 /** What is special about a resource; every hook is optional. */
@@ -59,36 +69,54 @@ export interface ResourceBehaviour {
   check?(change: Change, ctx: WriteContext): Promise<void> | void;
   /** Consequences inside the same transaction (revoke sessions, …). */
   after?(change: Change & { after?: Row }, ctx: WriteContext): Promise<void> | void;
-  /**
-   * A create call of its own instead of inserting the record (team members are invited, not
-   * made): its input, summary and work. Path and access still come from the declaration.
-   */
-  create?: { summary: string; input: z.ZodType; handler(input: any, ctx: CallContext): Promise<unknown> };
   /** Just before a record is deleted (after check), in the same transaction: what must outlive it (a mailbox's mail). */
   beforeRemove?(before: Row, ctx: WriteContext): Promise<void> | void;
+  /** Calls written for the resource: one of the five replaces the derived one; any other name is added. */
+  calls?: Record<string, OwnCall>;
+}
+
+/** A declared resource with what is special about it on the server, as a capability lists it. */
+export interface ServerResource {
+  declaration: ResourceDeclaration;
+  behaviour?: ResourceBehaviour;
 }
 
 export const idInput = z.object({ id: idSchema });
 
 export function resourceCalls(resource: ResourceDeclaration, behaviour: ResourceBehaviour = {}): CallSpec<any, any>[] {
   const calls: CallSpec<any, any>[] = [];
-  if (resource.calls === 'own') return calls;
   for (const area of areas) {
     const config = resource[area];
     if (!config) continue;
+    const accessOf = (op: Operation) => config[op] as CustomerAccess | readonly OperatorRole[] | undefined;
+    const baseOf = (op: string, access: CustomerAccess | readonly OperatorRole[]) => ({
+      path: `/api/${area}/${pathOf(resource, area)}/${op}`,
+      auth: area === 'admin' ? ('customer' as const) : ('operator' as const),
+      tag: `${area}/${pathOf(resource, area)}`,
+      allow: area === 'admin' ? allowCustomer(access as CustomerAccess) : undefined,
+      roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
+    });
+    for (const [name, own] of Object.entries(behaviour.calls ?? {})) {
+      const access = accessOf(own.access ?? (name as Operation));
+      if (!access) continue;
+      const summary = typeof own.summary === 'function' ? own.summary(area) : own.summary;
+      calls.push(
+        defineCall({
+          ...baseOf(name, access),
+          method: own.method ?? (name === 'get' ? 'GET' : name === 'list' && config.listVia === 'query' ? 'GET' : 'POST'),
+          summary: withNotes(summary, config.notes?.[name as Operation]),
+          input: typeof own.input === 'function' ? own.input(area) : own.input,
+          handler: (input, ctx) => own.handler(input, ctx, area),
+        }),
+      );
+    }
     const store = resourceStore(resource, area);
     for (const op of operations) {
-      const access = config[op] as CustomerAccess | readonly OperatorRole[] | undefined;
-      if (!access) continue;
-      const base = {
-        path: `/api/${area}/${pathOf(resource, area)}/${op}`,
-        auth: area === 'admin' ? ('customer' as const) : ('operator' as const),
-        tag: `${area}/${pathOf(resource, area)}`,
-        allow: area === 'admin' ? allowCustomer(access as CustomerAccess) : undefined,
-        roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
-      };
+      const access = accessOf(op);
+      if (!access || behaviour.calls?.[op]) continue;
+      const base = baseOf(op, access);
       const scope = (ctx: CallContext) => scopeOf(resource, area, ctx.actor);
-      const visible = (ctx: CallContext) => ({ ...scope(ctx), ...teamScopeOf(resource, area, ctx.actor) });
+      const visible = (ctx: CallContext) => visibleScope(resource, area, ctx.actor);
       // A record a team member may not see can neither be made nor moved into their view.
       const mustBeVisible = (ctx: CallContext, row: Record<string, unknown>) => {
         const team = teamScopeOf(resource, area, ctx.actor);
@@ -120,11 +148,6 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
           );
           break;
         case 'create':
-          if (behaviour.create) {
-            const own = behaviour.create;
-            calls.push(defineCall({ ...base, method: 'POST', summary: withNotes(own.summary, config.notes?.create), input: own.input, handler: own.handler }));
-            break;
-          }
           calls.push(
             defineCall({
               ...base,
@@ -228,27 +251,6 @@ function allowCustomer(access: CustomerAccess) {
   return (actor: Actor) => actor.kind === 'customer' && (access === 'team' || actor.isOwner);
 }
 
-/** The column values that bound what the caller may see and touch of a resource. */
-export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor): Record<string, string | number | null> {
-  const scope = { ...resource.where };
-  if (area === 'admin' && resource.owner && actor.kind === 'customer') scope[resource.owner] = actor.customerId;
-  return scope;
-}
-
-/** The record with that id if the caller may see it (customer scope, team member's domains), else not found. */
-export async function findVisible(resource: ResourceDeclaration, area: Area, ctx: CallContext, id: number, db: Db = ctx.services.db): Promise<Row> {
-  const scope = { ...scopeOf(resource, area, ctx.actor), ...teamScopeOf(resource, area, ctx.actor) };
-  const row = await resourceStore(resource, area).find(db, scope, id);
-  if (!row) throw notFound();
-  return row;
-}
-
-/** A team member's extra bound: only records of their domains (resources that declare `teamScope`). */
-export function teamScopeOf(resource: ResourceDeclaration, area: Area, actor: Actor): Record<string, number[]> {
-  if (area !== 'admin' || !resource.teamScope || actor.kind !== 'customer' || actor.isOwner) return {};
-  return { [resource.teamScope]: actor.domainIds ?? [] };
-}
-
 function defaultsOf(resource: ResourceDeclaration) {
   return Object.fromEntries(
     Object.entries(resource.fields)
@@ -270,140 +272,3 @@ export function inputSchema(resource: ResourceDeclaration, op: Extract<Operation
   return op === 'update' ? idInput.extend(shape) : z.object(shape);
 }
 
-/** Reads and writes of one resource's table, always within a scope; reads through the area's view when it has one. */
-export function resourceStore(resource: ResourceDeclaration, area?: Area) {
-  const { table } = resource;
-  const source = (area && resource[area]?.view) ?? resource.view ?? table;
-  // A virtual field is a column only of the resource's view; without a view it is input alone (a ticket's first message).
-  const visible = Object.entries(resource.fields).filter(([, f]) => !f.writeOnly && (!f.virtual || source !== resource.table));
-  const columns = [...new Set(['id', ...visible.map(([name]) => name), ...(resource.owner ? [resource.owner] : [])])];
-  const columnSet = new Set(columns);
-  const jsonFields = visible.filter(([, f]) => f.kind === 'json').map(([name]) => name);
-
-  const present = (row: Record<string, unknown>): Row => {
-    for (const name of jsonFields) {
-      if (typeof row[name] === 'string') row[name] = JSON.parse(row[name] as string);
-    }
-    return row as Row;
-  };
-  // Only table columns are written: values of fields and of the scope and toRow.
-  const writable = (values: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(values).filter(([key, value]) => value !== undefined && !resource.fields[key]?.writeOnly && !resource.fields[key]?.virtual));
-
-  // A list's SQL per shape (listTemplate), at most TEMPLATES of them.
-  const templates = new Map<string, ReturnType<typeof listTemplate>>();
-  const onlyTableColumns = async (db: Db, dialect: Dialect, names: string[]) => {
-    const inTable = await tableColumns(db, dialect, table);
-    return names.every((name) => inTable.has(name));
-  };
-
-  return {
-    ownerOf(row: Record<string, unknown>): number | null {
-      return resource.owner ? ((row[resource.owner] as number | null) ?? null) : null;
-    },
-
-    /** The two queries of a list call: the page, and its count (which stops after COUNT_LIMIT + 1 matches). */
-    async listQueries(db: Db, dialect: Dialect, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<{ rows: CompiledList; count: CompiledList }> {
-      const order = listOrder(resource, params);
-      const indexed = dialect === 'sqlite' && params.q ? (await searchIndexes(db)).get(searchTableOf(table)) : undefined;
-      const { conditions, values } = listShape(resource, dialect, scope, params, indexed);
-      // The resource's view is its table's rows and columns plus computed ones (usage, names):
-      // unless a condition reads one of those, the count reads the table, an index read
-      // (mailbox_view's join would probe mailbox_usage once per counted mailbox). An area's
-      // view masks values, so its conditions are always read through it.
-      const countFrom = source === resource.view && (await onlyTableColumns(db, dialect, conditionColumns(resource, scope, params))) ? table : source;
-      // The page's limit and offset take the last two slots.
-      const slots = [...values, params.page_size, (params.page - 1) * params.page_size];
-      const [limitSlot, offsetSlot] = [values.length, values.length + 1];
-      const queries = (valueAt: (slot: number) => unknown) => {
-        const where = listWhere(conditions, valueAt);
-        const matching = (from: string) => {
-          const all = (db as Db as any).selectFrom(from);
-          return conditions.length ? all.where((eb: any) => eb.and(where(eb))) : all;
-        };
-        const base = matching(source);
-        const inOrder = (query: any) => query.orderBy(order.field, order.order).orderBy('id', order.order);
-        const page = (query: any) => inOrder(query).limit(valueAt(limitSlot)).offset(valueAt(offsetSlot));
-        const matches = (countFrom === source ? base : matching(countFrom)).select(sql`1`.as('one')).limit(COUNT_LIMIT + 1);
-        return {
-          base,
-          rows: page(base.select(columns)),
-          // The matches materialized (so never a walk in order) and sorted; then the page's rows.
-          sortedRows: () => {
-            const found = (db as any).with((cte: any) => cte('matches').materialized(), () => base.select([...new Set(['id', order.field])]));
-            return inOrder((db as any).selectFrom(source).select(columns).where('id', 'in', page(found.selectFrom('matches').select('id'))));
-          },
-          count: (db as any).selectFrom(matches.as('matches')).select((eb: any) => eb.fn.countAll().as('total')),
-        };
-      };
-      if (dialect === 'postgres' && params.q) {
-        // Whether the page is sorted from the matches is the planner's estimate for these values: built for them.
-        const built = queries((slot) => slots[slot]);
-        const sortMatches = (await plannedRows(db, built.base.select(sql`1`.as('one')))) <= SORT_LIMIT;
-        return { rows: sortMatches ? built.sortedRows() : built.rows, count: built.count };
-      }
-      const key = JSON.stringify([dialect, order, countFrom, conditions]);
-      let made = templates.get(key);
-      if (!made) {
-        if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
-        made = listTemplate(slots.length, (valueAt) => {
-          const { rows, count } = queries(valueAt);
-          return [rows, count];
-        });
-        templates.set(key, made);
-      }
-      const [rows, count] = made(slots);
-      return { rows, count };
-    },
-
-    async list(database: DatabaseHandle, scope: Record<string, unknown>, params: z.output<typeof listParams>): Promise<ListResult<Row>> {
-      const { db, dialect, read } = database;
-      const queries = await this.listQueries(db, dialect, scope, params);
-      const run = <R>(query: CompiledList) => {
-        const { sql: text, parameters } = query.compile();
-        return read<R>(text, parameters);
-      };
-      const [rows, [count]] = await Promise.all([run<Row>(queries.rows), run<{ total: number }>(queries.count)]);
-      const page = { list: rows.map(present), page: params.page, page_size: params.page_size };
-      const total = Number(count?.total ?? 0);
-      if (total <= COUNT_LIMIT) return { ...page, total, total_is_estimate: false };
-      const everything = Object.keys(scope).length === 0 && Object.keys(params.filter).length === 0 && !params.q;
-      const estimate = everything ? await rowEstimate(db, dialect, table) : undefined;
-      if (estimate !== undefined && estimate > COUNT_LIMIT) return { ...page, total: estimate, total_is_estimate: true };
-      return { ...page, total: COUNT_LIMIT, total_is_estimate: true, total_is_lower_bound: true };
-    },
-
-    async find(db: Db, scope: Record<string, unknown>, id: number): Promise<Row | undefined> {
-      const row = await inScope((db as any).selectFrom(source).select(columns).where('id', '=', id), scope).executeTakeFirst();
-      return row ? present(row) : undefined;
-    },
-
-    async checkUnique(db: Db, values: Record<string, unknown>, exceptId?: number) {
-      for (const [name, field] of Object.entries(resource.fields)) {
-        if (!field.unique || values[name] === undefined) continue;
-        let query = (db as any).selectFrom(table).select('id').where(name, '=', values[name]);
-        if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-        if (await query.executeTakeFirst()) throw fieldError(name, 'validation.taken');
-      }
-    },
-
-    async insert(db: Db, values: Record<string, unknown>): Promise<Row> {
-      const at = now();
-      const stamps = resource.timestamps ? { created_at: at, updated_at: at } : {};
-      const { id } = await (db as any).insertInto(table).values({ ...writable(values), ...stamps }).returning('id').executeTakeFirstOrThrow();
-      return present(await (db as any).selectFrom(source).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
-    },
-
-    async update(db: Db, id: number, values: Record<string, unknown>): Promise<Row> {
-      const changes = { ...writable(values), ...(resource.timestamps ? { updated_at: now() } : {}) };
-      if (Object.keys(changes).length > 0) await (db as any).updateTable(table).set(changes).where('id', '=', id).execute();
-      return present(await (db as any).selectFrom(source).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
-    },
-
-    async remove(db: Db, id: number) {
-      await (db as any).deleteFrom(table).where('id', '=', id).execute();
-    },
-
-    columns: columnSet,
-  };
-}

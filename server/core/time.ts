@@ -9,6 +9,8 @@ export const nowMs = () => Date.now() + offsetMs;
 export const now = () => new Date(nowMs()).toISOString();
 export const inMinutes = (minutes: number, from = nowMs()) => new Date(from + minutes * 60_000).toISOString();
 export const inSeconds = (seconds: number, from = nowMs()) => new Date(from + seconds * 1000).toISOString();
+export const DAY_MS = 86_400_000;
+export const daysAgo = (days: number, from = nowMs()) => new Date(from - days * DAY_MS).toISOString();
 
 /** Tests only: moves this process's clock forward (or back) by `ms`. */
 export function moveClock(ms: number) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasUnsafeCharacters, UNSAFE_TEXT } from '../../resources/text.js';
 import { AppError, type FieldErrors } from './errors.js';
 
-/** The value the client sent at an issue's path (coercion hides a missing value from zod's issue). */
+/** The value the client sent at a problem's path (coercion hides a missing value from zod's issue). */
 function sentAt(input: unknown, path: PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
@@ -13,32 +13,32 @@ function sentAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
-function messageOf(issue: z.core.$ZodIssue, sent: unknown): { message: string; params?: Record<string, unknown> } {
+function messageOf(problem: z.core.$ZodIssue, sent: unknown): { message: string; params?: Record<string, unknown> } {
   // A schema may name its own key, e.g. .regex(/^\d{6}$/, 'validation.code_format').
-  if (issue.message.startsWith('validation.')) return { message: issue.message, params: (issue as { params?: Record<string, unknown> }).params };
+  if (problem.message.startsWith('validation.')) return { message: problem.message, params: (problem as { params?: Record<string, unknown> }).params };
   const missing = sent === undefined || sent === null;
-  switch (issue.code) {
+  switch (problem.code) {
     case 'invalid_type':
-      return missing ? { message: 'validation.required' } : { message: 'validation.invalid_type', params: { expected: issue.expected } };
+      return missing ? { message: 'validation.required' } : { message: 'validation.invalid_type', params: { expected: problem.expected } };
     case 'too_small':
       // A required text sent empty (or blank) is "Required", not "at least 1 character".
-      if (issue.origin === 'string' && Number(issue.minimum) === 1 && (missing || (typeof sent === 'string' && sent.trim() === ''))) return { message: 'validation.required' };
-      if (issue.origin === 'string') return { message: 'validation.too_short', params: { min: Number(issue.minimum) } };
-      if (issue.origin === 'array') return { message: 'validation.too_few', params: { min: Number(issue.minimum) } };
-      return { message: 'validation.too_small', params: { min: Number(issue.minimum) } };
+      if (problem.origin === 'string' && Number(problem.minimum) === 1 && (missing || (typeof sent === 'string' && sent.trim() === ''))) return { message: 'validation.required' };
+      if (problem.origin === 'string') return { message: 'validation.too_short', params: { min: Number(problem.minimum) } };
+      if (problem.origin === 'array') return { message: 'validation.too_few', params: { min: Number(problem.minimum) } };
+      return { message: 'validation.too_small', params: { min: Number(problem.minimum) } };
     case 'too_big':
-      if (issue.origin === 'string') return { message: 'validation.too_long', params: { max: Number(issue.maximum) } };
-      if (issue.origin === 'array') return { message: 'validation.too_many', params: { max: Number(issue.maximum) } };
-      return { message: 'validation.too_big', params: { max: Number(issue.maximum) } };
+      if (problem.origin === 'string') return { message: 'validation.too_long', params: { max: Number(problem.maximum) } };
+      if (problem.origin === 'array') return { message: 'validation.too_many', params: { max: Number(problem.maximum) } };
+      return { message: 'validation.too_big', params: { max: Number(problem.maximum) } };
     case 'invalid_format':
-      return { message: issue.format === 'email' ? 'validation.invalid_email' : 'validation.invalid_format' };
+      return { message: problem.format === 'email' ? 'validation.invalid_email' : 'validation.invalid_format' };
     case 'invalid_value':
       if (missing) return { message: 'validation.required' };
-      return { message: 'validation.invalid_choice', params: { choices: issue.values.join(', ') } };
+      return { message: 'validation.invalid_choice', params: { choices: problem.values.join(', ') } };
     case 'invalid_union':
       return { message: 'validation.invalid' };
     case 'unrecognized_keys':
-      return { message: 'validation.unknown_field', params: { fields: issue.keys.join(', ') } };
+      return { message: 'validation.unknown_field', params: { fields: problem.keys.join(', ') } };
     default:
       return { message: 'validation.invalid' };
   }
@@ -81,9 +81,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const result = schema.safeParse(input === undefined ? {} : input);
   if (result.success) return result.data;
   const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join('.') || '_';
-    errors[key] ??= messageOf(issue, sentAt(input, issue.path));
+  for (const problem of result.error.issues) {
+    const key = problem.path.join('.') || '_';
+    errors[key] ??= messageOf(problem, sentAt(input, problem.path));
   }
   throw new AppError('validation', 'error.validation', undefined, errors);
 }

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/index.js';
-import type { JobRegistry, Jobs } from './index.js';
+import type { JobRegistry, Queue } from './registry.js';
 import { pgBossQueue } from './pg-boss-queue.js';
 import { tableQueue } from './table-queue.js';
 
@@ -13,7 +13,7 @@ export async function createJobs(
   registry: JobRegistry,
   config: Pick<Config, 'jobPollMs' | 'jobSchedules' | 'databaseUrl'>,
   logger: { error(obj: unknown, msg?: string): void },
-): Promise<Jobs> {
+): Promise<Queue> {
   const options = { pollMs: config.jobPollMs, schedules: config.jobSchedules, logger };
   if (database.dialect === 'postgres') return pgBossQueue(database.db, config.databaseUrl!, registry, options);
   return tableQueue(database.db, registry, options);

@@ -1,81 +1,21 @@
 /**
- * services.jobs: durable jobs and schedules behind one interface. SQLite: a table in the
- * same database, worked in-process (table-queue.ts). PostgreSQL: pg-boss (pg-boss-queue.ts).
+ * Jobs: the durable queue behind services.jobs (a table on SQLite, pg-boss on PostgreSQL),
+ * the hourly housekeeping that runs every capability's steps, and the operators' job calls.
  */
-import type { Db } from '../db/index.js';
-import type { Services } from '../services.js';
-import type { JobSpec, ScheduleSpec } from './define.js';
+import { defineCapability } from '../core/capability.js';
+import { daysAgo } from '../core/time.js';
+import { keepDoneJobsDays, keepFailedJobsDays } from './housekeeping.js';
+import { jobCalls } from './job-calls.js';
 
-export interface EnqueueOptions {
-  /**
-   * At most one job of this name with this key exists while it is kept (queued, running,
-   * failed, or done within the retention time): a second enqueue is a no-op.
-   */
-  uniqueKey?: string;
-  /** Not before this time. */
-  startAfter?: Date;
-}
-
-export type JobState = 'queued' | 'active' | 'done' | 'failed';
-
-/** Per job name, for the operators' screen and dashboard. */
-export interface JobCounts {
-  name: string;
-  queued: number;
-  active: number;
-  failed: number;
-  /** Finished in the last 24 hours. */
-  done_1d: number;
-}
-
-/** One job as operators see it: the payload with its secrets masked. */
-export interface JobView {
-  id: string;
-  name: string;
-  state: JobState;
-  attempts: number;
-  max_attempts: number;
-  run_at: string;
-  last_error: string | null;
-  payload: unknown;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface JobQuery {
-  name?: string;
-  state?: JobState;
-  page: number;
-  pageSize: number;
-}
-
-export interface Jobs {
-  /**
-   * Enqueues `job` inside `db` (the caller's transaction, or services.db): the job exists
-   * if and only if that transaction commits.
-   */
-  enqueue<P>(db: Db, job: JobSpec<P>, payload: P, options?: EnqueueOptions): Promise<void>;
-  /** Tests: runs every job that is due now, until none is left. */
-  drain(): Promise<void>;
-  /** Tests: runs a scheduled task now. */
-  runSchedule(name: string): Promise<void>;
-  /** Starts working (the app's services are the handlers' context). */
-  start(services: Services): Promise<void>;
-  /** Stops taking work and waits for the running job to end. */
-  stop(): Promise<void>;
-  counts(): Promise<JobCounts[]>;
-  list(query: JobQuery): Promise<{ list: JobView[]; total: number }>;
-  get(id: string): Promise<JobView | undefined>;
-  /** A failed job gets one more try, now. False if it is not failed. */
-  retry(id: string): Promise<boolean>;
-  /** Removes a failed or queued job (its unique key becomes free). False if there is none such. */
-  discard(id: string): Promise<boolean>;
-}
-
-/** Every job and schedule the app knows (server/jobs/all.ts). */
-export interface JobRegistry {
-  jobs: JobSpec<any>[];
-  schedules: ScheduleSpec[];
-}
-
-export { defineJob, defineSchedule, type JobContext, type JobSpec, type ScheduleSpec } from './define.js';
+export const jobs = defineCapability({
+  name: 'jobs',
+  calls: jobCalls,
+  housekeeping: [
+    // The embedded queue's finished rows; pg-boss archives its own.
+    async ({ db, dialect }) => {
+      if (dialect !== 'sqlite') return;
+      await db.deleteFrom('job').where('state', '=', 'done').where('updated_at', '<', daysAgo(keepDoneJobsDays)).execute();
+      await db.deleteFrom('job').where('state', '=', 'failed').where('updated_at', '<', daysAgo(keepFailedJobsDays)).execute();
+    },
+  ],
+});

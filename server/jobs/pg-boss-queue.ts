@@ -19,11 +19,9 @@ import { CompiledQuery, sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
-import type { Services } from '../services.js';
-import type { JobSpec } from './define.js';
-import type { EnqueueOptions, JobRegistry, Jobs, JobState, JobView } from './index.js';
-import { maskSecrets } from './mask.js';
-import { checkSchedules, contextOf, errorText, runnablesOf, type Runnable } from './registry.js';
+import type { EnqueueOptions, JobRef, JobState, JobView } from '../core/queue.js';
+import { maskSecrets } from '../core/mask.js';
+import { errorText, queueBase, type JobRegistry, type Queue, type Runnable } from './registry.js';
 import { keepDoneJobsDays, keepFailedJobsDays } from './housekeeping.js';
 import type { QueueOptions } from './table-queue.js';
 import { countsOf } from './table-queue.js';
@@ -90,9 +88,9 @@ const viewOf = (row: BossRow): JobView => {
  * pg-boss drops a job sent to a queue that does not exist) is there when this returns;
  * workers and schedules begin with start().
  */
-export async function pgBossQueue(db: Db, connectionString: string, registry: JobRegistry, options: QueueOptions): Promise<Jobs> {
-  const runnables = runnablesOf(registry);
-  const names = [...runnables.keys()];
+export async function pgBossQueue(db: Db, connectionString: string, registry: JobRegistry, options: QueueOptions): Promise<Queue> {
+  const base = queueBase(registry);
+  const { runnables, names } = base;
   const boss = new PgBoss({
     connectionString,
     max: 4,
@@ -103,14 +101,13 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     deleteAfterDays: 1,
   });
   boss.on('error', (error) => options.logger.error({ err: error }, 'pg-boss'));
-  let services: Services | undefined;
   let started = false;
   let inFlight = 0;
 
   async function run(runnable: Runnable, job: PgBoss.JobWithMetadata<unknown>) {
     inFlight++;
     try {
-      await runnable.run(job.data, contextOf(services!, job.retryCount + 1, job.retryLimit + 1));
+      await runnable.run(job.data, base.contextOf(job.retryCount + 1, job.retryLimit + 1));
     } catch (error) {
       if (job.retryCount >= job.retryLimit) options.logger.error({ err: error, job: job.name, id: job.id }, 'job failed for good');
       throw new Error(errorText(error));
@@ -133,10 +130,9 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
 
   const select = sql`select id, name, state, retry_count, retry_limit, start_after, output, data, created_on, completed_on, started_on from pgboss.job`;
 
-  const jobs: Jobs = {
-    async enqueue<P>(into: Db, job: JobSpec<P>, payload: P, opts: EnqueueOptions = {}) {
-      const runnable = runnables.get(job.name);
-      if (!runnable) throw new Error(`Job "${job.name}" is not listed in server/jobs/all.ts`);
+  const jobs: Queue = {
+    async enqueue<P>(into: Db, job: JobRef<P>, payload: P, opts: EnqueueOptions = {}) {
+      const runnable = base.runnableOf(job.name);
       await boss.send(job.name, (payload ?? {}) as object, {
         db: executorOf(into),
         retryLimit: runnable.retryLimit,
@@ -174,15 +170,10 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       }
     },
 
-    async runSchedule(name) {
-      const runnable = runnables.get(name);
-      if (!runnable?.cron) throw new Error(`No schedule is named "${name}"`);
-      await runnable.run(null, contextOf(services!, 1, 1));
-    },
+    runSchedule: (name) => base.runSchedule(name),
 
-    async start(appServices) {
-      checkSchedules(runnables);
-      services = appServices;
+    async start(services) {
+      base.begin(services);
       await boss.start();
       started = true;
       for (const runnable of runnables.values()) {

@@ -1,9 +1,23 @@
 /** What a queue runs: each job and schedule by name, with its retry settings. */
 import cronParser from 'cron-parser';
 import { nowMs } from '../core/time.js';
-import type { Services } from '../services.js';
-import { defaultRetryDelaySeconds, defaultRetryLimit, type JobContext } from './define.js';
-import type { JobRegistry } from './index.js';
+import { defaultRetryDelaySeconds, defaultRetryLimit, type JobContext, type JobSpec, type ScheduleSpec } from '../core/jobs.js';
+import type { Jobs } from '../core/queue.js';
+import type { Services } from '../core/services.js';
+
+/** Every job and schedule the app runs, from the capabilities' manifests (jobs/housekeeping.ts gathers them). */
+export interface JobRegistry {
+  jobs: JobSpec<any>[];
+  schedules: ScheduleSpec[];
+}
+
+/** A queue as the start-up sees it: services.jobs, and starting and stopping its workers. */
+export interface Queue extends Jobs {
+  /** Starts working (the app's services are the handlers' context). */
+  start(services: Services): Promise<void>;
+  /** Stops taking work and waits for the running job to end. */
+  stop(): Promise<void>;
+}
 
 export interface Runnable {
   name: string;
@@ -51,8 +65,33 @@ export function periodEnd(cron: string, at = nowMs()): number {
   return cronParser.parseExpression(cron, { currentDate: new Date(at), tz: 'UTC' }).next().toDate().getTime();
 }
 
-export function contextOf(services: Services, attempt: number, maxAttempts: number): JobContext {
-  return { services, attempt, finalAttempt: attempt >= maxAttempts };
+/** What both queues do alike: know the runnables by name, hold the app's services once started, run a schedule by hand. */
+export function queueBase(registry: JobRegistry) {
+  const runnables = runnablesOf(registry);
+  let services: Services | undefined;
+  return {
+    runnables,
+    names: [...runnables.keys()],
+    /** The runnable of a job being enqueued: one no manifest lists is a programming error. */
+    runnableOf(name: string): Runnable {
+      const runnable = runnables.get(name);
+      if (!runnable) throw new Error(`Job "${name}" is not listed in any capability's manifest`);
+      return runnable;
+    },
+    /** At start: the schedules' cron expressions parse, and the handlers get the app's services. */
+    begin(appServices: Services) {
+      checkSchedules(runnables);
+      services = appServices;
+    },
+    contextOf(attempt: number, maxAttempts: number): JobContext {
+      return { services: services!, attempt, finalAttempt: attempt >= maxAttempts };
+    },
+    async runSchedule(name: string) {
+      const runnable = runnables.get(name);
+      if (!runnable?.cron) throw new Error(`No schedule is named "${name}"`);
+      await runnable.run(null, this.contextOf(1, 1));
+    },
+  };
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error)).slice(0, 2000);

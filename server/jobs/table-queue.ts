@@ -6,14 +6,13 @@
  * when the lease ends (at start, at once: on SQLite this process owns the database).
  */
 import { sql, type Selectable } from 'kysely';
-import { inSeconds, now, nowMs } from '../core/time.js';
+import { daysAgo, inSeconds, now, nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { JobRow } from '../db/schema.js';
-import type { Services } from '../services.js';
-import { retryDelayMs, type JobSpec } from './define.js';
-import type { EnqueueOptions, JobCounts, JobQuery, JobRegistry, Jobs, JobView } from './index.js';
-import { maskSecrets } from './mask.js';
-import { checkSchedules, contextOf, currentPeriod, errorText, periodEnd, runnablesOf } from './registry.js';
+import { retryDelayMs } from '../core/jobs.js';
+import type { EnqueueOptions, JobCounts, JobQuery, JobRef, JobView } from '../core/queue.js';
+import { maskSecrets } from '../core/mask.js';
+import { currentPeriod, errorText, periodEnd, queueBase, type JobRegistry, type Queue } from './registry.js';
 
 export interface QueueOptions {
   /** How often the worker looks for due jobs and schedules when nothing woke it. */
@@ -28,10 +27,9 @@ const leaseSeconds = 300;
 
 type Claimed = Pick<Selectable<JobRow>, 'id' | 'name' | 'payload' | 'attempts' | 'max_attempts' | 'retry_delay_seconds'>;
 
-export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions): Jobs {
-  const runnables = runnablesOf(registry);
-  const names = [...runnables.keys()];
-  let services: Services | undefined;
+export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions): Queue {
+  const base = queueBase(registry);
+  const { runnables, names } = base;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   let working: Promise<void> | undefined;
@@ -71,7 +69,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
     const runnable = runnables.get(job.name)!;
     const stillOurs = (q: any) => q.where('id', '=', job.id).where('state', '=', 'active').where('attempts', '=', job.attempts);
     try {
-      await runnable.run(JSON.parse(job.payload), contextOf(services!, job.attempts, job.max_attempts));
+      await runnable.run(JSON.parse(job.payload), base.contextOf(job.attempts, job.max_attempts));
       const at = now();
       await stillOurs(db.updateTable('job').set({ state: 'done', done_at: at, updated_at: at })).execute();
     } catch (error) {
@@ -158,9 +156,8 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
   const idOf = (id: string) => (/^\d+$/.test(id) ? Number(id) : -1);
 
   return {
-    async enqueue<P>(into: Db, job: JobSpec<P>, payload: P, opts: EnqueueOptions = {}) {
-      const runnable = runnables.get(job.name);
-      if (!runnable) throw new Error(`Job "${job.name}" is not listed in server/jobs/all.ts`);
+    async enqueue<P>(into: Db, job: JobRef<P>, payload: P, opts: EnqueueOptions = {}) {
+      const runnable = base.runnableOf(job.name);
       await insert(into, job.name, runnable, payload, opts);
       // Inside a transaction, the worker's next query waits for its commit (SQLite has one
       // connection); otherwise the poll finds the job.
@@ -179,15 +176,10 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
       }
     },
 
-    async runSchedule(name) {
-      const runnable = runnables.get(name);
-      if (!runnable?.cron) throw new Error(`No schedule is named "${name}"`);
-      await runnable.run(null, contextOf(services!, 1, 1));
-    },
+    runSchedule: (name) => base.runSchedule(name),
 
-    async start(appServices) {
-      checkSchedules(runnables);
-      services = appServices;
+    async start(services) {
+      base.begin(services);
       // A run cut short by a crash is taken again at once: this process owns the database.
       if (names.length) {
         await db.updateTable('job').set({ state: 'queued', run_at: now(), updated_at: now() }).where('state', '=', 'active').where('name', 'in', names).execute();
@@ -205,7 +197,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
     },
 
     async counts() {
-      const dayAgo = new Date(nowMs() - 86_400_000).toISOString();
+      const dayAgo = daysAgo(1);
       // Two index reads: the few unfinished jobs, and the range of the last day's done ones.
       const count = sql<number>`count(*)`.as('n');
       const [open, done] = await Promise.all([

@@ -6,7 +6,7 @@ import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
 import type { Config } from '../config.js';
 import type { DomainRow } from '../db/schema.js';
-// Mail-client discovery records (issue 14): autoconfig/autodiscover CNAMEs and SRV records.
+// Mail-client discovery records: autoconfig/autodiscover CNAMEs and SRV records.
 import { clientRecords, isClientRecord, judgeClientRecord, lookupClientRecord, type ClientRecordKind } from './client-dns-records.js';
 
 export type RecordKind = 'verification' | 'mx' | 'spf' | 'dkim' | 'dkim_next' | 'dmarc' | ClientRecordKind;

@@ -1,5 +1,5 @@
 /**
- * Mailbox deletion as a lifecycle (issue 12). Deleting a mailbox stops its mail at once (it
+ * Mailbox deletion as a lifecycle. Deleting a mailbox stops its mail at once (it
  * leaves the mail_* views), but its mail stays on disk for MAILBOX_DELETE_GRACE_DAYS: a
  * deleted_mailbox row keeps what restoring it needs, and a job queued in the same transaction
  * removes (or archives) its home directory when the grace period ends. Until then an operator
@@ -15,13 +15,14 @@ import { actorForLog } from '../core/actor.js';
 import { audit, systemOrigin } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
-import { findVisible, type WriteContext } from '../core/resource-calls.js';
+import { type WriteContext } from '../core/resource-calls.js';
+import { findVisible } from '../core/scope.js';
 import { now, nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { DeletedMailboxState } from '../db/schema.js';
-import { defineJob } from '../jobs/define.js';
-import type { Services } from '../services.js';
-import { checkMailboxQuota } from './capacity.js';
+import { defineJob } from '../core/jobs.js';
+import type { Services } from '../core/services.js';
+import { checkMailboxQuota } from '../storage/capacity.js';
 import { checkLimit } from './domain-of.js';
 
 const DAY_MS = 86_400_000;

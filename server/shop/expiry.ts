@@ -3,7 +3,7 @@
  * their open checkout sessions are closed, so that a late payment becomes unlikely; one that
  * still arrives is given back (payments.ts).
  */
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import { expireOrder, overdueOrders } from './orders.js';
 import { expireCheckoutSession, stripeOf } from './stripe.js';
 

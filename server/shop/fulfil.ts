@@ -4,12 +4,12 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import type { OrderRow } from '../db/schema.js';
 import { now } from '../core/time.js';
 import { changePoints } from './points.js';
 import { transition, type Who } from './transitions.js';
-import { sendOrderPaidMail } from './effects.js';
+import { sendOrderPaidMail } from './order-mail.js';
 
 type Order = Selectable<OrderRow>;
 

@@ -9,7 +9,7 @@ import type { OrderRow, PaymentMethod } from '../db/schema.js';
 import { AppError, fieldError, notFound } from '../core/errors.js';
 import { freshNumber } from '../core/readable-number.js';
 import { inMinutes, now } from '../core/time.js';
-import { lockCustomer } from '../mail/capacity.js';
+import { lockCustomer } from '../storage/capacity.js';
 import { fulfilOrder, type ShopServices } from './fulfil.js';
 import { changePoints } from './points.js';
 import { offersFor } from './pricing.js';

@@ -5,13 +5,13 @@
  * longer take it (expired, cancelled, paid otherwise) is given back.
  */
 import type Stripe from 'stripe';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import type { Db } from '../db/index.js';
 import { AppError } from '../core/errors.js';
 import { now } from '../core/time.js';
 import { recordCardPayment, findOrder } from './orders.js';
 import { createCheckoutSession, stripeOf } from './stripe.js';
-import { fulfilLater, giveBackLater } from './effects.js';
+import { fulfilLater, giveBackLater } from './jobs.js';
 
 /** The checkout page of a pending order: an open session's, or a new one. */
 export async function checkoutUrl(services: Services, orderId: number, customer: { email: string; locale: 'zh' | 'en' }) {

@@ -7,7 +7,7 @@ import type { LedgerReason, PointsLedgerRow } from '../db/schema.js';
 import type { Db, Dialect } from '../db/index.js';
 import { AppError } from '../core/errors.js';
 import { now } from '../core/time.js';
-import { lockCustomer } from '../mail/capacity.js';
+import { lockCustomer } from '../storage/capacity.js';
 
 export interface PointsChange {
   userId: number;

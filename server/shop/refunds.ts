@@ -4,10 +4,10 @@
  * the card, all or nothing. Capacity already handed out to mailboxes is never taken away:
  * the operator is told how much quota to lower first.
  */
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import { AppError } from '../core/errors.js';
 import { now } from '../core/time.js';
-import { capacityOf, lockCustomer } from '../mail/capacity.js';
+import { capacityOf, lockCustomer } from '../storage/capacity.js';
 import type { Db } from '../db/index.js';
 import { findOrder, type Order } from './orders.js';
 import { changePoints } from './points.js';

@@ -5,15 +5,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import { AppError } from '../core/errors.js';
 import { handleStripeEvent } from './payments.js';
 import { stripeOf } from './stripe.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payment/stripe/webhook';
 
-export function stripeWebhook(services: Services) {
-  return async function plugin(app: FastifyInstance) {
+/** Registered in a plugin of its own, so that its raw-body parser applies to it alone. */
+export async function registerStripeWebhook(app: FastifyInstance, services: Services) {
+  await app.register(async function stripeWebhook(app: FastifyInstance) {
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     app.post(STRIPE_WEBHOOK_PATH, async (request) => {
@@ -30,5 +31,5 @@ export function stripeWebhook(services: Services) {
       const result = await handleStripeEvent(services, event);
       return { code: 0, data: { received: true, ...result }, message: 'ok' };
     });
-  };
+  });
 }

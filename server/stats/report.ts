@@ -1,7 +1,7 @@
 /** index/stat's `business` figures: the summary of a period, shaped for the operator dashboard. */
 import { sql } from 'kysely';
 import { nowMs } from '../core/time.js';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 import { customersOverCapacity } from '../storage/expiry.js';
 import { latestCapacity, periodDays, periodFigures, type Period } from './business.js';
 

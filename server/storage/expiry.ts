@@ -15,10 +15,10 @@
  */
 import { formatBytes } from '../../resources/bytes.js';
 import type { Locale } from '../../resources/customer.js';
-import { capacityOf } from '../mail/capacity.js';
+import { capacityOf } from './capacity.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 
 const DAY_MS = 86_400_000;
 

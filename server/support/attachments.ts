@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, fieldError } from '../core/errors.js';
+import { defineJob } from '../core/jobs.js';
 
 /** A file from a multipart post (server/app.ts keeps its name beside the content). */
 export interface UploadedFile {
@@ -113,3 +114,10 @@ export function attachmentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/[\\"]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
+
+/** Removes a deleted ticket's files once the deletion is committed. Idempotent: a file already gone is fine. */
+export const removeFilesJob = defineJob<{ storedNames: string[] }>({
+  name: 'ticket.remove_files',
+  retryDelaySeconds: 60,
+  handler: ({ storedNames }, { services }) => removeFiles(services.config, storedNames),
+});

@@ -7,7 +7,7 @@ import type { Locale } from '../../resources/customer.js';
 import type { TemplateKey } from '../../resources/email_template.js';
 import type { Db } from '../db/index.js';
 import type { TicketRow } from '../db/schema.js';
-import type { Services } from '../services.js';
+import type { Services } from '../core/services.js';
 
 export interface Notice {
   key: TemplateKey;

@@ -7,23 +7,22 @@
 import type { z } from 'zod';
 import type { Area, Field } from '../../resources/define.js';
 import { appendInput, ticket as ticketResource, type TicketLinkType, type TicketStatus } from '../../resources/ticket.js';
-import type { CustomerActor } from '../core/actor.js';
 import { anonymous } from '../core/actor.js';
 import { audit, changedFields } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError, fieldError, notFound } from '../core/errors.js';
-import { listConditions, listOrder, type ListParams, type ListResult } from '../core/list-query.js';
+import { inScope, listConditions, listOrder, type ListParams, type ListResult } from '../core/list-query.js';
+import { visibleScope } from '../core/scope.js';
 import { freshNumber } from '../core/readable-number.js';
-import { now } from '../core/time.js';
+import { DAY_MS, now } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { TicketRow } from '../db/schema.js';
-import type { Services } from '../services.js';
-import { checkAttachments, removeFiles, storeFile, type CheckedFile, type UploadedFile } from './attachments.js';
+import type { Services } from '../core/services.js';
+import { checkAttachments, removeFiles, removeFilesJob, storeFile, type CheckedFile, type UploadedFile } from './attachments.js';
 import { customerNotice, operatorNotices, sendNotices } from './notify.js';
-import { removeFilesJob } from './jobs.js';
 import { subjectSearch, wordsOf } from './words.js';
 
-type Ctx = CallContext<'customer'> | CallContext<'operator'>;
+type Ctx = CallContext;
 type Ticket = Omit<TicketRow, 'id'> & { id: number };
 type TicketChanges = Partial<Omit<TicketRow, 'id'>>;
 
@@ -32,19 +31,14 @@ const hiddenFromCustomers = new Set(['assignee_id', 'updated_at']);
 const ticketColumns = ['id', ...Object.entries(ticketResource.fields).filter(([, f]) => !(f as Field).virtual).map(([name]) => name)] as (keyof TicketRow)[];
 const columnsFor = (area: Area) => (area === 'admin' ? ticketColumns.filter((c) => !hiddenFromCustomers.has(c)) : ticketColumns);
 
-const isoAfter = (from: string, days: number) => new Date(Date.parse(from) + days * 86_400_000).toISOString();
+const isoAfter = (from: string, days: number) => new Date(Date.parse(from) + days * DAY_MS).toISOString();
 const secondsBetween = (from: string, to: string) => Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
 
-/** The tickets a caller may see: a customer's own; a team member's own among them. */
-function visibleTo<Q extends { where: (...args: any[]) => Q }>(query: Q, ctx: Ctx): Q {
-  if (ctx.actor.kind !== 'customer') return query;
-  const actor = ctx.actor as CustomerActor;
-  query = query.where('ticket.owner_id', '=', actor.customerId);
-  return actor.isOwner ? query : query.where('ticket.author_id', '=', actor.accountId);
-}
+/** The tickets the caller may see (the declaration's scope: a customer's own; a team member's own among them), as conditions on ticket's columns. */
+const visibleTickets = (ctx: Ctx) => Object.fromEntries(Object.entries(visibleScope(ticketResource, areaOf(ctx), ctx.actor)).map(([column, value]) => [`ticket.${column}`, value]));
 
 async function findTicket(db: Db, ctx: Ctx, id: number, forUpdate = false): Promise<Ticket> {
-  let query = visibleTo(db.selectFrom('ticket').selectAll().where('ticket.id', '=', id), ctx);
+  let query = inScope(db.selectFrom('ticket').selectAll().where('ticket.id', '=', id), visibleTickets(ctx));
   // Two replies at once change the status one after the other (SQLite writes one at a time anyway).
   if (forUpdate && ctx.services.dialect === 'postgres') query = query.forUpdate();
   const row = await query.executeTakeFirst();
@@ -72,7 +66,7 @@ export async function listTickets(ctx: Ctx, params: ListParams): Promise<ListRes
   const { db, dialect } = ctx.services;
   const area = areaOf(ctx);
   const filter = { ...params.filter };
-  let query = visibleTo(db.selectFrom('ticket'), ctx);
+  let query = inScope(db.selectFrom('ticket'), visibleTickets(ctx));
   // The queue's "mine" and "unassigned".
   if (area === 'manage' && ctx.actor.kind === 'operator' && (filter.assignee_id === 'mine' || filter.assignee_id === 'none')) {
     query = filter.assignee_id === 'mine' ? query.where('ticket.assignee_id', '=', ctx.actor.id) : query.where('ticket.assignee_id', 'is', null);
@@ -390,13 +384,13 @@ export async function deleteTicket(ctx: Ctx, id: number) {
 
 /** One attachment, if the caller may read its ticket (customers: never an internal note's file). */
 export async function findAttachment(ctx: Ctx, id: number) {
-  let query = visibleTo(
+  let query = inScope(
     ctx.services.db
       .selectFrom('ticket_attachment')
       .innerJoin('ticket', 'ticket.id', 'ticket_attachment.ticket_id')
       .select(['ticket_attachment.file_name', 'ticket_attachment.stored_name', 'ticket_attachment.content_type', 'ticket_attachment.size'])
       .where('ticket_attachment.id', '=', id),
-    ctx,
+    visibleTickets(ctx),
   );
   if (ctx.actor.kind === 'customer') query = query.where('ticket_attachment.internal', '=', 0);
   const row = await query.executeTakeFirst();
@@ -414,7 +408,7 @@ export async function closeWaitingTickets(services: Services): Promise<number> {
   const due = await db.selectFrom('ticket').select('id').where('status', '=', 'waiting_customer').where('last_activity_at', '<', cutoff).orderBy('last_activity_at').limit(1000).execute();
   let closed = 0;
   for (const { id } of due) {
-      await db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       // Guarded: a customer's answer that arrived meanwhile keeps the ticket open.
       const result = await trx
         .updateTable('ticket')

@@ -1,5 +1,5 @@
 /**
- * Team-member invitations (issue 8). A customer invites an address instead of making a login
+ * Team-member invitations. A customer invites an address instead of making a login
  * with a password of their choosing; the invitee opens the e-mailed link and chooses their
  * own. Nothing the customer sees depends on whether the address already has an account: the
  * answer, the pending invitation and the log entry are the same. Only the e-mail differs (a
@@ -13,11 +13,11 @@ import { audit } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
 import { hashPassword } from '../core/passwords.js';
-import { findVisible } from '../core/resource-calls.js';
-import { now, nowMs } from '../core/time.js';
+import { findVisible } from '../core/scope.js';
+import { DAY_MS, now, nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
-import { checkOwnDomains, ownDomainIds, setTeamDomains } from '../resources/team-domains.js';
-import { signIn } from '../routes/customer-login.js';
+import { createLogin, signIn } from '../accounts/sign-in.js';
+import { checkOwnDomains, ownDomainIds, setTeamDomains } from './domains.js';
 
 type OwnerContext = CallContext<'customer'>;
 
@@ -32,7 +32,7 @@ const sha256 = (value: string) => crypto.createHash('sha256').update(value).dige
 /** A new link: the token goes into the e-mail only, the table keeps its hash. */
 function newLink() {
   const token = crypto.randomBytes(32).toString('base64url');
-  return { token, token_hash: sha256(token), expires_at: new Date(nowMs() + INVITATION_DAYS * 86_400_000).toISOString() };
+  return { token, token_hash: sha256(token), expires_at: new Date(nowMs() + INVITATION_DAYS * DAY_MS).toISOString() };
 }
 
 const invalidInvitation = () => new AppError('badCode', 'error.invitation_invalid');
@@ -139,23 +139,7 @@ export async function acceptInvitation(ctx: CallContext, input: { token: string;
     if (await trx.selectFrom('user').select('id').where('email', '=', invitation.email).executeTakeFirst()) {
       throw new AppError('conflict', 'error.invitation_address_taken');
     }
-    const created = await trx
-      .insertInto('user')
-      .values({
-        owner_id: ownerId,
-        email: invitation.email,
-        username: invitation.username || invitation.email.split('@')[0],
-        password_hash: passwordHash,
-        is_verified: 1,
-        status: 'active',
-        // Members use the customer's storage settings.
-        storage_max: 0,
-        locale: ctx.locale,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning(['id', 'email', 'username', 'status', 'owner_id', 'locale', 'is_verified', 'password_hash'])
-      .executeTakeFirstOrThrow();
+    const created = await createLogin(trx, { ownerId, email: invitation.email, username: invitation.username, passwordHash, locale: ctx.locale });
     // Domains the customer has removed since the invitation are left out.
     await setTeamDomains(trx, created.id, await ownDomainIds(trx, ownerId, JSON.parse(invitation.domain_ids) as number[]));
     const asMember: CustomerActor = { kind: 'customer', sessionId: 0, accountId: created.id, customerId: ownerId, isOwner: false, email: created.email, isVerified: true };

@@ -6,7 +6,7 @@ import { GiB, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.j
 import type { Caller } from './authorization.matrix.js';
 // Shop.
 import { shopFixtures } from '../helpers/shop-fixtures.js';
-import { mailSendJob } from '../../server/mail/mailer.js';
+import { mailSendJob } from '../../server/outbox/mailer.js';
 // Support (tickets)
 import { openTicket, png } from '../helpers/support.js';
 

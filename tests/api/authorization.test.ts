@@ -16,7 +16,7 @@ afterAll(() => t.close());
 const codeOf: Record<Exclude<Outcome, 'public'>, number> = { ok: 0, session: 20000, forbidden: 40300, not_found: 40400 };
 
 it('When the app serves a call, then the matrix has a row for it, and every row is a served call', () => {
-  const served = t.services.calls.map((c) => `${c.method} ${c.path}`).sort();
+  const served = t.calls.map((c) => `${c.method} ${c.path}`).sort();
   const rows = matrix.map((r) => r.call).sort();
   expect(rows).toEqual(served);
 });

@@ -1,5 +1,5 @@
 /**
- * Generated from what the app serves (services.calls and /api/openapi.json): every call gets
+ * Generated from what the app serves (the app's calls and /api/openapi.json): every call gets
  * a battery of malformed input — broken JSON and multipart, bodies that are not objects,
  * prototype keys, control and invisible characters, wrong types for each declared field,
  * oversized and deeply nested values — as the caller it is meant for. Each must answer a
@@ -120,14 +120,14 @@ function getBattery(parameters: { name: string; schema: any }[]): [string, Sent 
 
 describe('every served call refuses malformed input with a 4xxxx envelope and changes nothing', () => {
   it('When the app serves calls, then each has a description to derive its battery from', () => {
-    expect(t.services.calls.length).toBeGreaterThan(100);
-    for (const call of t.services.calls) expect(document.paths[call.path]?.[call.method.toLowerCase()], `${call.method} ${call.path}`).toBeDefined();
+    expect(t.calls.length).toBeGreaterThan(100);
+    for (const call of t.calls) expect(document.paths[call.path]?.[call.method.toLowerCase()], `${call.method} ${call.path}`).toBeDefined();
   });
 
   it('When each call gets its battery as the caller it is meant for, then every answer is a 4xxxx envelope and no row changes', async () => {
     const failures: string[] = [];
     let sent = 0;
-    for (const call of t.services.calls) {
+    for (const call of t.calls) {
       const operation = document.paths[call.path][call.method.toLowerCase()];
       const token = tokens[call.auth as keyof typeof tokens];
       const battery =

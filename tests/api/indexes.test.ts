@@ -6,11 +6,15 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { resources, type ResourceDeclaration } from '../../resources/index.js';
+import type { ResourceDeclaration } from '../../resources/define.js';
+import { capabilities } from '../../server/capabilities.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { listParams, searchIndexes } from '../../server/core/list-query.js';
-import { resourceStore } from '../../server/core/resource-calls.js';
+import { resourceStore } from '../../server/core/resource-store.js';
 import { searchTableOf } from '../../server/db/migrations/helpers.js';
+
+/** Every declared resource, as the capabilities list them. */
+const resources: ResourceDeclaration[] = capabilities.flatMap((c) => (c.resources ?? []).map((r) => r.declaration));
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,7 +40,7 @@ async function indexesOf(table: string): Promise<string[][]> {
 
 it('When a list may be sorted or filtered by a field, then an index starts with that field (or the owner and that field)', async () => {
   const missing: string[] = [];
-  for (const resource of resources as readonly ResourceDeclaration[]) {
+  for (const resource of resources) {
     const indexes = await indexesOf(resource.table);
     const scopeColumns = [resource.owner, ...Object.keys(resource.where ?? {})].filter(Boolean) as string[];
     const leads = (column: string) =>
@@ -136,7 +140,7 @@ async function planProblems(compiled: { sql: string; parameters: readonly unknow
 it('When a list is read in any order, filter or search its declaration allows, then its page and its count read indexes (EXPLAIN)', async () => {
   const problems: string[] = [];
   const { db, dialect } = t.services;
-  for (const resource of resources as readonly ResourceDeclaration[]) {
+  for (const resource of resources) {
     const store = resourceStore(resource);
     for (const c of listCases(resource)) {
       const params = listParams.parse(c.params);
@@ -158,7 +162,7 @@ const smallTables: Record<string, string> = { operator: 'the operators', canned_
 it('When a list is searched (a name: "User 42"), then its page and its count find the matches through the substring index of every searched column, not by walking the table in order (EXPLAIN)', async () => {
   const { db, dialect } = t.services;
   const problems: string[] = [];
-  for (const resource of resources as readonly ResourceDeclaration[]) {
+  for (const resource of resources) {
     const searched = Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name);
     if (!searched.length || searchScans[resource.name]) continue;
     // SQLite: the full-text table; PostgreSQL: one pg_trgm index per column.
@@ -180,7 +184,7 @@ it('When a list is searched (a name: "User 42"), then its page and its count fin
 it('When a declaration searches a field, then that column has a substring index (FTS5 trigram / pg_trgm)', async () => {
   const { db, dialect } = t.services;
   const missing: string[] = [];
-  for (const resource of resources as readonly ResourceDeclaration[]) {
+  for (const resource of resources) {
     if (searchScans[resource.name]) continue;
     const searched = Object.entries(resource.fields).filter(([, f]) => f.search).map(([name]) => name);
     if (!searched.length) continue;

@@ -5,13 +5,13 @@
  * The handlers here are the test's own, on a second queue over the app's database.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defineJob, defineSchedule } from '../../server/jobs/define.js';
+import { defineJob, defineSchedule } from '../../server/core/jobs.js';
 import { createJobs } from '../../server/jobs/create.js';
-import type { Jobs } from '../../server/jobs/index.js';
+import type { Queue } from '../../server/jobs/registry.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-let queue: Jobs;
+let queue: Queue;
 const runs: { job: string; payload: any; attempt: number }[] = [];
 const runsOf = (job: string) => runs.filter((r) => r.job === job);
 

@@ -48,7 +48,7 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
     ...env,
   });
   const maildesk = await startMaildesk(config);
-  const { app, services } = maildesk;
+  const { app, services, calls } = maildesk;
 
   async function call<T = any>(method: 'GET' | 'POST', url: string, payload?: unknown, options: CallOptions = {}): Promise<Reply<T>> {
     const response = await app.inject({
@@ -73,6 +73,8 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
   return {
     app,
     services,
+    /** Every call the app serves. */
+    calls,
     config,
     dialect: services.dialect,
     post: <T = any>(url: string, body?: unknown, options?: CallOptions) => call<T>('POST', url, body, options),

@@ -1,5 +1,5 @@
 /**
- * Team-member invitations (issue 8): a customer no longer makes a team login with a password
+ * Team-member invitations: a customer no longer makes a team login with a password
  * of their choosing; they invite an address, and the invitee sets their own password through
  * the e-mailed link. Only a hash of the link's token is kept. Accepted invitations stay, with
  * when, as the record of how the member came.

@@ -1,5 +1,5 @@
 /**
- * Mailbox deletion as a lifecycle (issue 12): one row per deleted mailbox, with what restoring
+ * Mailbox deletion as a lifecycle: one row per deleted mailbox, with what restoring
  * it needs (the record as it was, its password hash included), when its mail is removed, and
  * what became of it. No foreign keys: the row outlives its mailbox, domain and customer, because
  * the mail on disk does.

@@ -1,0 +1,30 @@
+/** Behaviour shared by the three kinds of login: operators, customers and team members. */
+import { hashPassword } from '../core/passwords.js';
+import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
+import { revokeSessionsOf, type SessionActor } from './sessions.js';
+
+/** Stores a given password only as its argon2id hash (made before the transaction opens). */
+export const hashGivenPassword: ResourceBehaviour['prepare'] = async (input) =>
+  typeof input.password === 'string' ? { password_hash: await hashPassword(input.password) } : {};
+
+/** Whether a change must end the account's other sessions: disabled, deleted or new password. */
+export function endsSessions(change: Change): boolean {
+  if (change.op === 'delete') return true;
+  if (change.op !== 'update') return false;
+  return change.after?.status === 'disabled' || typeof change.after?.password_hash === 'string' && change.after.password_hash !== change.before?.password_hash;
+}
+
+export function revokeOnLockout(actor: SessionActor): ResourceBehaviour['after'] {
+  return async (change, ctx) => {
+    const account = change.before ?? change.after;
+    if (!account || !endsSessions(change)) return;
+    // The caller keeps the session they are using when they change their own password.
+    const callerSession = ctx.actor.kind === 'anonymous' ? undefined : ctx.actor.sessionId;
+    await revokeSessionsOf(ctx.trx, actor, [account.id as number], callerSession);
+    if (actor === 'customer' && account.owner_id == null) {
+      // A customer's team members log in on the customer's behalf: a disabled customer ends theirs too.
+      const members = await ctx.trx.selectFrom('user').select('id').where('owner_id', '=', account.id as number).execute();
+      await revokeSessionsOf(ctx.trx, 'customer', members.map((m) => m.id));
+    }
+  };
+}

@@ -1,0 +1,88 @@
+/** /api/manage/login/* and the operator's own profile (/api/manage/me/*). */
+import { z } from 'zod';
+import { lineText } from '../../resources/text.js';
+import { audit } from '../core/audit.js';
+import { defineCall } from '../core/calls.js';
+import { AppError, fieldError } from '../core/errors.js';
+import { hashPassword, verifyPassword } from '../core/passwords.js';
+import { createSession, revokeSession, revokeSessionsOf } from './sessions.js';
+import { countWrongPassword } from './sign-in-throttle.js';
+import { now } from '../core/time.js';
+import type { Db } from '../db/index.js';
+
+const profileColumns = ['id', 'username', 'role', 'status', 'last_login_at', 'created_at'] as const;
+const profile = (db: Db, id: number) => db.selectFrom('admin').select(profileColumns).where('id', '=', id).executeTakeFirstOrThrow();
+
+export const operatorCalls = [
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/login/login',
+    auth: 'public',
+    tag: 'manage/login',
+    summary: 'Operator sign-in; answers with a session (id, username, role, token).',
+    input: z.object({ username: lineText(1, 64), password: z.string().min(1).max(128) }),
+    async handler(input, ctx) {
+      const { db, config, limiter } = ctx.services;
+      await limiter.beforeSignIn(`operator:${input.username}`, ctx.ip);
+      const operator = await db.selectFrom('admin').selectAll().where('username', '=', input.username).executeTakeFirst();
+      if (!(await verifyPassword(operator?.password_hash, input.password)) || !operator) {
+        await countWrongPassword(ctx, `operator:${input.username}`, operator && { kind: 'operator', id: operator.id });
+        await audit(db, ctx, { action: 'login_failed', targetType: 'operator', targetId: operator?.id ?? null, after: { username: input.username } });
+        throw new AppError('badCredentials', 'error.bad_operator_credentials');
+      }
+      await limiter.succeededSignIn(`operator:${input.username}`, ctx.ip);
+      if (operator.status !== 'active') throw new AppError('forbidden', 'error.account_disabled');
+      const token = await createSession(db, config, 'operator', operator.id, ctx);
+      await db.updateTable('admin').set({ last_login_at: now() }).where('id', '=', operator.id).execute();
+      await audit(db, ctx, { action: 'login', targetType: 'operator', targetId: operator.id });
+      return { id: operator.id, username: operator.username, role: operator.role, token };
+    },
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/login/logout',
+    auth: 'operator',
+    tag: 'manage/login',
+    summary: 'End this operator session.',
+    input: z.object({}),
+    async handler(_input, ctx) {
+      await revokeSession(ctx.services.db, ctx.actor.sessionId);
+      await audit(ctx.services.db, ctx, { action: 'logout', targetType: 'operator', targetId: ctx.actor.id });
+      return null;
+    },
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/me/info',
+    auth: 'operator',
+    tag: 'manage/me',
+    summary: 'The signed-in operator (added for the operator profile page).',
+    input: z.object({}),
+    handler: (_input, ctx) => profile(ctx.services.db, ctx.actor.id),
+  }),
+  defineCall({
+    method: 'POST',
+    path: '/api/manage/me/update_password',
+    auth: 'operator',
+    tag: 'manage/me',
+    summary: "Change the signed-in operator's password (the current one is required); ends their other sessions.",
+    input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128) }),
+    async handler(input, ctx) {
+      const { db, limiter } = ctx.services;
+      await limiter.beforeSignIn(`operator:${ctx.actor.username}`, ctx.ip);
+      const { password_hash } = await db.selectFrom('admin').select('password_hash').where('id', '=', ctx.actor.id).executeTakeFirstOrThrow();
+      if (!(await verifyPassword(password_hash, input.old_password))) {
+        await countWrongPassword(ctx, `operator:${ctx.actor.username}`, { kind: 'operator', id: ctx.actor.id });
+        throw fieldError('old_password', 'validation.wrong_password');
+      }
+      await limiter.succeededSignIn(`operator:${ctx.actor.username}`, ctx.ip);
+      const newHash = await hashPassword(input.password);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('admin').set({ password_hash: newHash, updated_at: now() }).where('id', '=', ctx.actor.id).execute();
+        await revokeSessionsOf(trx, 'operator', [ctx.actor.id], ctx.actor.sessionId);
+        await audit(trx, ctx, { action: 'update_password', targetType: 'operator', targetId: ctx.actor.id });
+      });
+      return profile(db, ctx.actor.id);
+    },
+  }),
+];

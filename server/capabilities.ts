@@ -1,0 +1,13 @@
+/** The product's capabilities: the app, the start-up and the job queue loop over this list. */
+import { accounts } from './accounts/index.js';
+import type { Capability } from './core/capability.js';
+import { jobs } from './jobs/index.js';
+import { mail } from './mail/index.js';
+import { outbox } from './outbox/index.js';
+import { shop } from './shop/index.js';
+import { stats } from './stats/index.js';
+import { storage } from './storage/index.js';
+import { support } from './support/index.js';
+import { team } from './team/index.js';
+
+export const capabilities: readonly Capability[] = [accounts, team, mail, storage, shop, support, outbox, jobs, stats];

@@ -1,0 +1,55 @@
+/**
+ * How a capability declares work that must happen later, again, or exactly once. Jobs are
+ * enqueued with services.jobs.enqueue inside the transaction that causes them; a capability
+ * lists its jobs, schedules and housekeeping steps in its manifest.
+ */
+import type { Services } from './services.js';
+
+export interface JobContext {
+  services: Services;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  /** No retry follows if this run fails: the job is then kept as failed. */
+  finalAttempt: boolean;
+}
+
+export interface JobSpec<P> {
+  /** 'mail.send', 'order.fulfil', … (letters, digits, '.', '_' and '-'). */
+  name: string;
+  /** Must be idempotent: a run cut short (crash, lost lease) runs again. */
+  handler(payload: P, ctx: JobContext): Promise<void>;
+  /** Retries after the first run; default 5. Then the job is kept as failed with its error. */
+  retryLimit?: number;
+  /** Wait before the first retry, in seconds (default 10); each further retry waits twice as long. */
+  retryDelaySeconds?: number;
+}
+
+export function defineJob<P>(spec: JobSpec<P>): JobSpec<P> {
+  return spec;
+}
+
+export interface ScheduleSpec {
+  name: string;
+  /** Five fields, UTC: minute hour day-of-month month day-of-week. */
+  cron: string;
+  handler(ctx: JobContext): Promise<void>;
+}
+
+/** A task that runs once per period of its cron expression, across all instances. */
+export function defineSchedule(spec: ScheduleSpec): ScheduleSpec {
+  return spec;
+}
+
+/**
+ * One step of the hourly housekeeping: removes what has ended from the capability's tables.
+ * One indexed DELETE or so, harmless when run twice.
+ */
+export type HousekeepingStep = (services: Services) => Promise<void>;
+
+export const defaultRetryLimit = 5;
+export const defaultRetryDelaySeconds = 10;
+
+/** Wait before retry number `retry` (1-based): the first delay, doubled each time. */
+export function retryDelayMs(spec: Pick<JobSpec<unknown>, 'retryDelaySeconds'>, retry: number): number {
+  return (spec.retryDelaySeconds ?? defaultRetryDelaySeconds) * 1000 * 2 ** Math.max(0, retry - 1);
+}

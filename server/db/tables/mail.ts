@@ -1,0 +1,111 @@
+/** Hosted mail: what Postfix and Dovecot read (domains, mailboxes, aliases, alias domains), the usage Dovecot writes back, deleted mailboxes. */
+import type { Id, Timestamp } from './columns.js';
+
+export interface DomainRow {
+  id: Id;
+  owner_id: number;
+  name: string;
+  name_unicode: string;
+  status: 'pending' | 'active' | 'suspended';
+  verified_at: Timestamp | null;
+  verified_by: 'dns' | 'operator' | null;
+  verify_token: string;
+  max_mailboxes: number;
+  max_aliases: number;
+  max_quota: number;
+  dkim_selector: string;
+  dkim_private_key: string;
+  dkim_public_key: string;
+  // DKIM rotation: the next key, published beside the current one before the switch (0007).
+  dkim_next_selector: string | null;
+  dkim_next_private_key: string | null;
+  dkim_next_public_key: string | null;
+  note: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailboxRow {
+  id: Id;
+  owner_id: number;
+  domain_id: number;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  password_hash: string;
+  name: string;
+  quota: number;
+  active: number;
+  delivery_checked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailboxUsageRow {
+  address: string;
+  bytes: number;
+  messages: number;
+}
+
+export interface AliasRow {
+  id: Id;
+  owner_id: number;
+  domain_id: number;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  goto: string;
+  active: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AliasDomainRow {
+  id: Id;
+  owner_id: number;
+  alias_domain_id: number;
+  target_domain_id: number;
+  active: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type DeletedMailboxState = 'pending' | 'purging' | 'purged' | 'archived' | 'restored';
+
+export interface DeletedMailboxRow {
+  id: Id;
+  mailbox_id: number;
+  owner_id: number;
+  domain_id: number;
+  domain: string;
+  local_part: string;
+  address: string;
+  address_unicode: string;
+  name: string;
+  quota: number;
+  active: number;
+  password_hash: string;
+  delivery_checked_at: Timestamp | null;
+  mailbox_created_at: Timestamp;
+  used_bytes: number;
+  used_messages: number;
+  state: DeletedMailboxState;
+  deleted_at: Timestamp;
+  deleted_by_type: string;
+  deleted_by: string;
+  purge_after: Timestamp;
+  finished_at: Timestamp | null;
+  finished_by: string | null;
+  outcome: 'removed' | 'archived' | 'nothing_on_disk' | null;
+  store_path: string;
+  archive_path: string | null;
+}
+
+export interface MailTables {
+  domain: DomainRow;
+  mailbox: MailboxRow;
+  mailbox_usage: MailboxUsageRow;
+  alias: AliasRow;
+  alias_domain: AliasDomainRow;
+  deleted_mailbox: DeletedMailboxRow;
+}

@@ -1,0 +1,34 @@
+/**
+ * Hosted mail: domains (DNS records, proof of ownership, DKIM keys), mailboxes, aliases and
+ * alias domains, which Postfix and Dovecot read straight from the database; deleting and
+ * restoring mailboxes; the settings mail programs need, and their automatic configuration.
+ */
+import { alias } from '../../resources/alias.js';
+import { aliasDomain } from '../../resources/alias_domain.js';
+import { deletedMailbox } from '../../resources/deleted_mailbox.js';
+import { domain } from '../../resources/domain.js';
+import { mailbox } from '../../resources/mailbox.js';
+import { defineCapability } from '../core/capability.js';
+import { aliasBehaviour } from './alias.js';
+import { aliasDomainBehaviour } from './alias-domain.js';
+import { mailClientCalls, registerMailClientConfig } from './client-config-calls.js';
+import { deletedMailboxCalls } from './deleted-mailbox-calls.js';
+import { domainBehaviour } from './domain.js';
+import { domainDnsCalls } from './domain-calls.js';
+import { mailboxBehaviour } from './mailbox.js';
+import { mailboxCalls } from './mailbox-calls.js';
+import { purgeMailboxJob } from './mailbox-deletion.js';
+
+export const mail = defineCapability({
+  name: 'mail',
+  resources: [
+    { declaration: domain, behaviour: domainBehaviour },
+    { declaration: mailbox, behaviour: mailboxBehaviour },
+    { declaration: deletedMailbox },
+    { declaration: alias, behaviour: aliasBehaviour },
+    { declaration: aliasDomain, behaviour: aliasDomainBehaviour },
+  ],
+  calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls],
+  routes: registerMailClientConfig,
+  jobs: [purgeMailboxJob],
+});

@@ -1,0 +1,23 @@
+/**
+ * The outbox: mail the panel itself sends (codes, notices, receipts) from editable templates,
+ * recorded in the send log and sent by the mail.send job. services.mailer is made here.
+ */
+import { emailSendLog } from '../../resources/email_send_log.js';
+import { emailTemplate } from '../../resources/email_template.js';
+import { defineCapability } from '../core/capability.js';
+import { daysAgo } from '../core/time.js';
+import { emailTemplateBehaviour } from './email-template.js';
+import { ensureDefaultTemplates, mailSendJob } from './mailer.js';
+
+export const outbox = defineCapability({
+  name: 'outbox',
+  resources: [{ declaration: emailTemplate, behaviour: emailTemplateBehaviour }, { declaration: emailSendLog }],
+  jobs: [mailSendJob],
+  housekeeping: [
+    // Finished entries older than MAIL_LOG_RETENTION_DAYS; pending ones wait for their job.
+    async ({ db, config }) => {
+      await db.deleteFrom('email_send_log').where('created_at', '<', daysAgo(config.mailLogRetentionDays)).where('status', '!=', 'pending').execute();
+    },
+  ],
+  prepare: ensureDefaultTemplates,
+});
