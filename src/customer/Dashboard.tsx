@@ -14,7 +14,7 @@ import { PointsCard } from '../shop/PointsCard';
 // The business over time (issue 10)
 import { BlocksCard, RecentOrdersCard, StorageBanners } from './StorageOverTime';
 // Support (tickets)
-import { CustomerOpenTickets } from '../tickets/TicketCards';
+import { CustomerOpenTickets } from '../support/tickets/TicketCards';
 import { FirstSteps } from './FirstSteps';
 
 export function CustomerDashboard() {

@@ -25,7 +25,7 @@ import { areaAdmin } from '../area/AreaAdmin';
 import { createArea } from '../area/createArea';
 import { createOperatorAuthProvider } from '../authProvider/operator';
 import { OperatorDashboard } from './Dashboard';
-import { JobsPage } from './JobsPage';
+import { JobsPage } from '../jobs/JobsPage';
 import { OperatorProfilePage } from './ProfilePage';
 
 const area = createArea('manage', operatorApi, 'operator');

@@ -1,18 +1,19 @@
 /** The special parts of each resource's screens, by declaration name (see extensions.ts). */
-import { aliasScreens } from '../aliases';
-import { aliasDomainScreens } from '../aliasDomains';
-import { domainScreens } from '../domains';
-import { mailboxScreens } from '../mailboxes';
+import { aliasScreens } from '../mail/aliases';
+import { aliasDomainScreens } from '../mail/aliasDomains';
+import { domainScreens } from '../mail/domains';
+import { mailboxScreens } from '../mail/mailboxes';
 import { storageScreens } from '../storage';
 import { invitationScreens, teamScreens } from '../team';
 // Shop.
 import { activityScreens, customerShopScreens, orderScreens, pointsScreens, productScreens } from '../shop';
 // Support (tickets)
-import { ticketScreens } from '../tickets';
-import { logScreens, sendLogScreens, templateScreens } from '../log';
-import { guestMessageScreens } from '../guestMessages';
+import { ticketScreens } from '../support/tickets';
+import { logScreens } from '../accounts/activityLog';
+import { sendLogScreens, templateScreens } from '../outbox';
+import { guestMessageScreens } from '../support/guestMessages';
 // Mailbox deletion (issue 12)
-import { deletedMailboxScreens } from '../deletedMailboxes';
+import { deletedMailboxScreens } from '../mail/deletedMailboxes';
 import type { ScreenExtension } from './extensions';
 import type { Screen } from './registry';
 

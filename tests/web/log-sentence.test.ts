@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messagesOf } from '../../src/i18n/areaTexts';
-import { logChanges, logSentence } from '../../src/log/sentence';
+import { logChanges, logSentence } from '../../src/accounts/activityLog/sentence';
 
 const translator = (locale: 'zh' | 'en') => {
   const messages = messagesOf(locale);
