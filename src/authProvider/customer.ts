@@ -5,7 +5,7 @@
  */
 import type { AuthProvider } from 'ra-core';
 import type { HttpClient } from '../api/client';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import { canAccess } from './canAccess';
 import { customerSession, type CustomerSession, type SessionStore } from './session';
 import { sessionAuth } from './sessionAuth';

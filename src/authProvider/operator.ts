@@ -6,7 +6,7 @@
 import type { AuthProvider } from 'ra-core';
 import type { OperatorRole } from '../../resources/define';
 import type { HttpClient } from '../api/client';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import { canAccess } from './canAccess';
 import { operatorSession, type OperatorSession, type SessionStore } from './session';
 import { sessionAuth } from './sessionAuth';

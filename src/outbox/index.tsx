@@ -1,6 +1,10 @@
 /** The outgoing mail: e-mail templates and the send log, with template keys and languages by their names. */
+import DescriptionIcon from '@mui/icons-material/Description';
+import OutboxIcon from '@mui/icons-material/Outbox';
 import { useRecordContext, useTranslate } from 'react-admin';
-import type { FieldViewProps, ScreenExtension } from '../screens/extensions';
+import { emailSendLog } from '../../resources/email_send_log';
+import { emailTemplate } from '../../resources/email_template';
+import type { FieldViewProps, ScreenFeature } from '../screens/screen';
 
 /** A template key by its name in the reader's language (a key without a name reads as itself). */
 export function TemplateName({ name }: FieldViewProps) {
@@ -19,5 +23,5 @@ export function LanguageName({ name }: FieldViewProps) {
   return <span>{translate(`app.enum.locale.${value}`, { _: value })}</span>;
 }
 
-export const sendLogScreens: ScreenExtension = { views: { template_key: TemplateName, locale: LanguageName } };
-export const templateScreens: ScreenExtension = { views: { key: TemplateName } };
+export const emailTemplates: ScreenFeature = { declaration: emailTemplate, extension: { views: { key: TemplateName } }, icon: DescriptionIcon };
+export const sendLog: ScreenFeature = { declaration: emailSendLog, extension: { views: { template_key: TemplateName, locale: LanguageName } }, icon: OutboxIcon };

@@ -1,4 +1,5 @@
 /** The activity log as sentences (list and view). */
+import HistoryIcon from '@mui/icons-material/History';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -6,8 +7,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import { auditLog } from '../../../resources/audit_log';
 import type { Area } from '../../../resources/define';
-import type { FieldViewProps, ScreenExtension } from '../../screens/extensions';
+import { useAreaScreens } from '../../screens/areaScreens';
+import type { FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { logChanges, logSentence, type LogEntry } from './sentence';
 
 function useReader() {
@@ -30,8 +33,9 @@ export function LogSentence({ area }: FieldViewProps & { area?: Area }) {
 export function LogChanges() {
   const record = useRecordContext<LogEntry & { id: number }>();
   const { t, locale } = useReader();
+  const { declarations } = useAreaScreens();
   if (!record) return null;
-  const changes = logChanges(record, locale, t);
+  const changes = logChanges(record, declarations, locale, t);
   if (changes.length === 0) return <Typography variant="body2">{t('app.log.no_changes')}</Typography>;
   const hasBefore = Boolean(record.before);
   const hasAfter = Boolean(record.after);
@@ -57,8 +61,10 @@ export function LogChanges() {
   );
 }
 
-export const logScreens: ScreenExtension = {
+const logScreens: ScreenExtension = {
   columns: (area) => ['created_at', 'action', ...(area === 'manage' ? ['user_id'] : []), 'ip'],
   views: { action: LogSentence, before: LogChanges },
   viewFields: (area) => ['created_at', 'action', 'before', ...(area === 'manage' ? ['actor_type', 'user_id'] : []), 'ip', 'user_agent'],
 };
+
+export const activityLog: ScreenFeature = { declaration: auditLog, extension: logScreens, icon: HistoryIcon };

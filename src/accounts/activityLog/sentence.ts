@@ -1,10 +1,10 @@
 /**
  * An activity-log entry as a sentence a person reads: who (you / a team member / an operator)
  * did what to which record, and what changed, with field labels and formatted values. Pure:
- * the translate function and the reader's area and language come from outside.
+ * the translate function, the reader's area and language, and the declarations that say how
+ * the records' fields read come from outside.
  */
-import { resources } from '../../../resources/index';
-import type { Area, Field } from '../../../resources/define';
+import type { Area, Field, ResourceDeclaration } from '../../../resources/define';
 import { resourceTexts } from '../../i18n/resources';
 import { formatBytes } from '../../screens/bytes';
 import { enumLabelKey } from '../../screens/fields';
@@ -24,7 +24,8 @@ export interface LogEntry {
 
 /** The API's record types that are not declaration names. */
 const declarationOf = (type: string) => (type === 'user' ? 'customer' : type);
-const fieldsOf = (type: string): Record<string, Field> => resources.find((r) => r.name === declarationOf(type))?.fields ?? {};
+const fieldsOf = (type: string, declarations: readonly ResourceDeclaration[]): Record<string, Field> =>
+  declarations.find((d) => d.name === declarationOf(type))?.fields ?? {};
 
 /** The field that names a record in a sentence. */
 const namingFields = ['name_unicode', 'address_unicode', 'alias_domain_name', 'address', 'email', 'username', 'key', 'subject', 'name', 'label', 'number'];
@@ -95,8 +96,8 @@ export interface Change {
 }
 
 /** Each field that differs between before and after (a creation has only "after", a deletion only "before"). */
-export function logChanges(entry: LogEntry, locale: 'zh' | 'en', t: Translate): Change[] {
-  const fields = fieldsOf(entry.target_type);
+export function logChanges(entry: LogEntry, declarations: readonly ResourceDeclaration[], locale: 'zh' | 'en', t: Translate): Change[] {
+  const fields = fieldsOf(entry.target_type, declarations);
   const texts = resourceTexts[locale][declarationOf(entry.target_type)]?.fields ?? {};
   const before = entry.before ?? undefined;
   const after = entry.after ?? undefined;

@@ -9,7 +9,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import { Button, FieldTitle, InputHelperText, required, useInput, useResourceContext, useTranslate } from 'react-admin';
-import type { FieldInputProps } from '../../screens/extensions';
+import type { FieldInputProps } from '../../screens/screen';
 
 const toList = (value: unknown): string[] =>
   Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()) : [''];

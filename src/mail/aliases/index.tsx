@@ -1,6 +1,8 @@
 /** Aliases: one address (or the catch-all @domain) to several destinations, entered as a list. */
+import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import { TextInput, useRecordContext } from 'react-admin';
-import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../../screens/extensions';
+import { alias } from '../../../resources/alias';
+import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { rules } from '../../screens/inputs';
 import { DestinationsInput } from './DestinationsInput';
 
@@ -22,9 +24,11 @@ function DestinationsView({ name }: FieldViewProps) {
   );
 }
 
-export const aliasScreens: ScreenExtension = {
+const aliasScreens: ScreenExtension = {
   representation: 'address_unicode',
   columns: (area) => ['address_unicode', 'goto', 'active', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
   inputs: { local_part: LocalPartInput, goto: DestinationsInput },
   views: { goto: DestinationsView },
 };
+
+export const aliases: ScreenFeature = { declaration: alias, extension: aliasScreens, icon: AlternateEmailIcon };

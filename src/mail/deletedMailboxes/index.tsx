@@ -11,9 +11,8 @@ import { mailbox } from '../../../resources/mailbox';
 import { pathOf } from '../../../resources/define';
 import { useAreaCall } from '../../area/useAreaCall';
 import { confirm } from '../../dialogs/store';
-import type { ScreenExtension } from '../../screens/extensions';
+import type { Screen, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { useScreenPaths } from '../../screens/paths';
-import type { Screen } from '../../screens/registry';
 
 const deletedPath = pathOf(deletedMailbox, 'manage');
 
@@ -45,7 +44,7 @@ function RestoreButton() {
   );
 }
 
-export const deletedMailboxScreens: ScreenExtension = {
+const deletedMailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
   // Until when it can be restored matters more here than who deleted it (on its page).
   columns: () => ['address_unicode', 'state', 'owner_id', 'used_bytes', 'deleted_at', 'purge_after'],
@@ -72,3 +71,5 @@ export function RecentlyDeletedLink() {
     </Alert>
   );
 }
+
+export const deletedMailboxes: ScreenFeature = { declaration: deletedMailbox, extension: deletedMailboxScreens, icon: RestoreFromTrashIcon };

@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, useNotify, useRecordContext, useRefresh, useUpdate } from 'react-admin';
 import { useAreaCall } from '../../area/useAreaCall';
 import { pageQueryMeta } from '../../screens/RecordPage';
-import type { Screen } from '../../screens/registry';
+import type { Screen } from '../../screens/screen';
 
 function VerifyButton() {
   const record = useRecordContext();

@@ -1,7 +1,7 @@
 /** Above the domain list: how many domains still wait for verification (they receive no mail until verified). */
 import Alert from '@mui/material/Alert';
 import { useGetList, useTranslate } from 'react-admin';
-import type { Screen } from '../../screens/registry';
+import type { Screen } from '../../screens/screen';
 
 export function PendingDomainsNotice({ screen }: { screen: Screen }) {
   const translate = useTranslate();

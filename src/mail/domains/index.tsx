@@ -1,7 +1,9 @@
 /** Domains: shown by their Unicode name, with status, DNS records checked live and the verify/suspend buttons. */
+import DnsIcon from '@mui/icons-material/Dns';
 import { FunctionField, NumberInput, useTranslate } from 'react-admin';
+import { domain } from '../../../resources/domain';
 import { BytesInput } from '../../screens/BytesInput';
-import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../../screens/extensions';
+import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { formatBytes } from '../../screens/bytes';
 import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
@@ -21,7 +23,7 @@ function LimitView({ name, field }: FieldViewProps) {
   return <FunctionField source={name} render={(record) => show(record[name])} />;
 }
 
-export const domainScreens: ScreenExtension = {
+const domainScreens: ScreenExtension = {
   representation: 'name_unicode',
   columns: (area) =>
     area === 'manage'
@@ -35,3 +37,5 @@ export const domainScreens: ScreenExtension = {
   // A new domain opens on its page, where its DNS records say what to publish.
   afterCreate: (resource, id) => `/${resource}/update?id=${encodeURIComponent(String(id))}`,
 };
+
+export const domains: ScreenFeature = { declaration: domain, extension: domainScreens, icon: DnsIcon };

@@ -14,7 +14,7 @@ import { Button, useRecordContext, useTranslate } from 'react-admin';
 import { useAreaCall } from '../../area/useAreaCall';
 import { markClientSettingsSeen } from '../../customer/FirstSteps';
 import { Copyable } from '../domains/DnsRecords';
-import type { Screen } from '../../screens/registry';
+import type { Screen } from '../../screens/screen';
 
 interface ServerSetting {
   protocol: 'imap' | 'smtp';

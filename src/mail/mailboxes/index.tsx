@@ -1,5 +1,7 @@
 /** Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check buttons. */
-import type { ScreenExtension } from '../../screens/extensions';
+import MailIcon from '@mui/icons-material/Mail';
+import { mailbox } from '../../../resources/mailbox';
+import type { ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
 import { MailboxUsage } from './MailboxUsage';
 import { MailboxPanel } from './MailboxPanel';
@@ -7,7 +9,7 @@ import { ClientSettings } from './ClientSettings';
 // Mailbox deletion (issue 12)
 import { RecentlyDeletedLink } from '../deletedMailboxes';
 
-export const mailboxScreens: ScreenExtension = {
+const mailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
   columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
   views: { used_bytes: MailboxUsage },
@@ -34,3 +36,5 @@ export const mailboxScreens: ScreenExtension = {
       </>
     ) : null,
 };
+
+export const mailboxes: ScreenFeature = { declaration: mailbox, extension: mailboxScreens, icon: MailIcon };

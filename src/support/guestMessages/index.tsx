@@ -4,6 +4,7 @@
  * replies sent so far. The list shows which are still open and filters by it.
  */
 import DoneIcon from '@mui/icons-material/Done';
+import ForumIcon from '@mui/icons-material/Forum';
 import ReplyIcon from '@mui/icons-material/Reply';
 import UndoIcon from '@mui/icons-material/Undo';
 import Box from '@mui/material/Box';
@@ -12,10 +13,10 @@ import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, SelectInput, TextInput, required, useLocaleState, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { guestMessage } from '../../../resources/guest_message';
 import { CallDialog } from '../../area/CallDialog';
 import { useAreaCall } from '../../area/useAreaCall';
-import type { ScreenExtension } from '../../screens/extensions';
-import type { Screen } from '../../screens/registry';
+import type { Screen, ScreenExtension, ScreenFeature } from '../../screens/screen';
 
 interface Reply {
   id: number;
@@ -121,7 +122,7 @@ function Replies() {
   );
 }
 
-export const guestMessageScreens: ScreenExtension = {
+const guestMessageScreens: ScreenExtension = {
   columns: () => ['name', 'email', 'subject', 'handled', 'replied_at', 'created_at'],
   viewActions: ({ screen }: { screen: Screen }) =>
     screen.area === 'manage' ? (
@@ -132,3 +133,5 @@ export const guestMessageScreens: ScreenExtension = {
     ) : null,
   viewPanel: Replies,
 };
+
+export const guestMessages: ScreenFeature = { declaration: guestMessage, extension: guestMessageScreens, icon: ForumIcon };

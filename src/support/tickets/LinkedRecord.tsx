@@ -6,26 +6,25 @@ import LinkIcon from '@mui/icons-material/Link';
 import Chip from '@mui/material/Chip';
 import { useCanAccess, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import type { Area } from '../../../resources/define';
+import { useScreenNamed } from '../../screens/areaScreens';
 import { enumLabelKey } from '../../screens/fields';
 import { screenPaths } from '../../screens/paths';
-import { screensOf } from '../../screens/registry';
-import { pagesOf } from '../../screens/ScreenList';
+import { pagesOf } from '../../screens/registry';
+import type { Screen } from '../../screens/screen';
 
 /** The page of a linked record in an area: its view page, or its form where that is the record's page. */
-function pathOf(area: Area, type: string, id: number) {
-  const screen = screensOf(area).find((s) => s.declaration.name === type);
-  if (!screen) return undefined;
+function pathOf(screen: Screen, id: number) {
   const pages = pagesOf(screen);
-  const paths = screenPaths(`/${area}`, screen.name);
+  const paths = screenPaths(`/${screen.area}`, screen.name);
   if (pages.view) return { resource: screen.name, action: 'show', to: paths.view(id) };
   if (pages.update) return { resource: screen.name, action: 'edit', to: paths.update(id) };
   return undefined;
 }
 
-export function LinkedRecord({ area, type, id, name }: { area: Area; type: string; id: number | null; name: string | null }) {
+export function LinkedRecord({ type, id, name }: { type: string; id: number | null; name: string | null }) {
   const translate = useTranslate();
-  const page = id ? pathOf(area, type, id) : undefined;
+  const screen = useScreenNamed(type);
+  const page = screen && id ? pathOf(screen, id) : undefined;
   const { canAccess } = useCanAccess({ resource: page?.resource, action: page?.action ?? 'show', enabled: Boolean(page) });
   const label = `${translate(enumLabelKey('link_type', type))}: ${name ?? '—'}`;
   if (page && name && canAccess) {

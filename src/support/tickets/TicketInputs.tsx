@@ -1,7 +1,7 @@
 /** Inputs of the ticket form: the first message with its files, and the record it is about. */
 import { AutocompleteInput, FileField, FileInput, ReferenceInput, SelectInput, TextInput, useCanAccess, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import type { FieldInputProps } from '../../screens/extensions';
+import type { FieldInputProps } from '../../screens/screen';
 import { enumLabelKey } from '../../screens/fields';
 import { rules } from '../../screens/inputs';
 

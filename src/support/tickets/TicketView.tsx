@@ -28,7 +28,7 @@ import type { AreaDataProvider } from '../../dataProvider';
 import { DeleteRecordButton } from '../../screens/DeleteRecordButton';
 import { StatusChip, enumLabelKey } from '../../screens/fields';
 import { useScreenPaths } from '../../screens/paths';
-import type { Screen } from '../../screens/registry';
+import type { Screen } from '../../screens/screen';
 import { formatBytes } from '../../screens/bytes';
 import { LinkedRecord } from './LinkedRecord';
 
@@ -322,7 +322,7 @@ export function TicketView({ screen }: { screen: Screen }) {
               <StatusChip value={ticket.status} />
               <Chip size="small" variant="outlined" label={translate(enumLabelKey('category', ticket.category))} />
               <Chip size="small" variant="outlined" label={`${translate('resources.ticket.fields.priority')}: ${translate(enumLabelKey('priority', ticket.priority))}`} />
-              {ticket.link_type && <LinkedRecord area={area} type={ticket.link_type} id={ticket.link_id} name={ticket.link_name} />}
+              {ticket.link_type && <LinkedRecord type={ticket.link_type} id={ticket.link_id} name={ticket.link_name} />}
               <Typography variant="caption" color="text.secondary">
                 {translate('resources.ticket.fields.created_at')} {time(ticket.created_at)}
               </Typography>

@@ -1,6 +1,8 @@
 /** Support tickets: the queue and the customer's list, the create form with files and a record link, and the conversation page. */
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { FunctionField, SelectInput, TextField } from 'react-admin';
-import type { FieldViewProps, ScreenExtension } from '../../screens/extensions';
+import { ticket } from '../../../resources/ticket';
+import type { FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { LinkInput, LinkTypeInput, MessageInput } from './TicketInputs';
 import { TicketView } from './TicketView';
 
@@ -14,7 +16,7 @@ function SubjectView({ name }: FieldViewProps) {
   return <TextField source={name} sx={{ display: 'block', minWidth: 220, maxWidth: 420 }} />;
 }
 
-export const ticketScreens: ScreenExtension = {
+const ticketScreens: ScreenExtension = {
   representation: 'subject',
   columns: (area) =>
     area === 'manage'
@@ -45,3 +47,5 @@ export const ticketScreens: ScreenExtension = {
         ]
       : derived,
 };
+
+export const tickets: ScreenFeature = { declaration: ticket, extension: ticketScreens, icon: SupportAgentIcon };

@@ -1,17 +1,37 @@
 /**
- * What is special about a resource's screens, beside what its declaration gives: the list's
- * columns, a field's own view or input, and panels or buttons of its pages. Each resource's
- * folder exports one of these; screens without one are derived from the declaration alone.
+ * What a screen is: a resource's pages in one area (list, form, view), derived from its
+ * declaration, and what is special about them beside it (its extension). A feature folder
+ * gives each of its resources as a ScreenFeature; an area makes its screens from those.
  */
 import type { ComponentType, ReactElement } from 'react';
-import type { Area, Field } from '../../resources/define';
-import type { Screen } from './registry';
+import type { Area, AreaConfig, Field, ResourceDeclaration } from '../../resources/define';
+
+/** One resource as a feature folder gives it: its declaration, what is special about its screens, its menu icon. */
+export interface ScreenFeature {
+  declaration: ResourceDeclaration;
+  extension?: ScreenExtension;
+  icon?: ComponentType;
+}
+
+export interface Screen {
+  area: Area;
+  /** react-admin resource name = path segment of the screens, e.g. "admin" in /manage/admin. */
+  name: string;
+  declaration: ResourceDeclaration;
+  config: AreaConfig<unknown>;
+  /** e.g. "/api/manage/admin" */
+  apiBase: string;
+  listVia: 'query' | 'body';
+  extension: ScreenExtension;
+  icon?: ComponentType;
+}
 
 export type FormMode = 'create' | 'update';
 
 export interface FieldViewProps {
   name: string;
   field: Field;
+  /** Detail pages show long texts in full. */
   full?: boolean;
   /** The area the page belongs to (who "you" are). */
   area?: Area;
@@ -24,6 +44,11 @@ export interface FieldInputProps {
   area: Area;
 }
 
+/**
+ * What is special about a resource's screens, beside what its declaration gives: the list's
+ * columns, a field's own view or input, and panels or buttons of its pages. Screens without
+ * one are derived from the declaration alone.
+ */
 export interface ScreenExtension {
   /** The list's columns in this order (instead of every declared list field): wide lists stay readable. */
   columns?: (area: Area) => string[];
