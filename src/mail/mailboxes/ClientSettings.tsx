@@ -12,8 +12,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Button, useRecordContext, useTranslate } from 'react-admin';
 import { useAreaCall } from '../../area/useAreaCall';
-import { markClientSettingsSeen } from '../../customer/FirstSteps';
 import { Copyable } from '../domains/DnsRecords';
+import { markClientSettingsSeen } from './clientSettingsSeen';
 import type { Screen } from '../../screens/screen';
 
 interface ServerSetting {
