@@ -15,7 +15,7 @@ import { Link } from 'react-router-dom';
 import { clientSettingsSeen } from '../mail/mailboxes/clientSettingsSeen';
 import { useCapacity } from '../storage/CapacitySummary';
 
-/** Where "buy storage" leads: the shop's page once it exists (see the shop's screens), the storage list until then. */
+/** Where "buy storage" leads: the shop's page. */
 export const BUY_STORAGE_PATH = '/admin/storage/buy';
 
 const one = { page: 1, perPage: 1 };

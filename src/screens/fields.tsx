@@ -21,7 +21,7 @@ const statusColours: Record<string, 'success' | 'warning' | 'error' | 'default'>
   suspended: 'error',
   disabled: 'error',
   failed: 'error',
-  // Shop orders.
+  // An order's states.
   pending_payment: 'warning',
   paid: 'success',
   fulfilled: 'success',

@@ -10,7 +10,6 @@ import { Link } from 'react-router-dom';
 import { storage } from '../../resources/storage';
 import type { Screen, ScreenExtension, ScreenFeature } from '../screens/screen';
 import { CapacityCard } from './CapacitySummary';
-// The business over time (issue 10): renew, extend, end.
 import { ExpiryOperatorActions, ExpiryView } from './ExpiryActions';
 
 function StorageListTop({ screen }: { screen: Screen }) {
@@ -35,7 +34,6 @@ function StorageListTop({ screen }: { screen: Screen }) {
 const storageScreens: ScreenExtension = {
   columns: (area) => [...(area === 'manage' ? ['owner_id'] : []), 'size', 'source', 'label', 'expires_at', 'created_at'],
   listTop: StorageListTop,
-  // The business over time (issue 10)
   views: { expires_at: ExpiryView },
   updateActions: ExpiryOperatorActions,
 };

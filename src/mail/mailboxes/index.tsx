@@ -6,14 +6,13 @@ import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
 import { MailboxUsage } from './MailboxUsage';
 import { MailboxPanel } from './MailboxPanel';
 import { ClientSettings } from './ClientSettings';
-// Mailbox deletion (issue 12)
 import { RecentlyDeletedLink } from '../deletedMailboxes';
 
 const mailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
   columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
   views: { used_bytes: MailboxUsage },
-  // Mailbox deletion (issue 12): the mail is kept for a while, restorable by operators.
+  // The mail is kept for a while, restorable by operators.
   deleteConfirm: 'app.mailbox.delete_confirm',
   listTop: ({ screen }) => (screen.area === 'manage' ? <RecentlyDeletedLink /> : null),
   // Operators reach recently deleted mailboxes from here also when none is left.
