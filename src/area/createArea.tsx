@@ -6,10 +6,10 @@ import { QueryClient } from '@tanstack/react-query';
 import { localStorageStore, type AuthProvider } from 'react-admin';
 import type { Area } from '../../resources/define';
 import type { HttpClient } from '../api/client';
+import type { AuthProviderOptions } from '../authProvider/sessionAuth';
 import { createDataProvider } from '../dataProvider';
 import { translate } from '../i18n';
 import { createI18nProvider } from '../i18n/areaTexts';
-import type { Screen } from '../screens/screen';
 import { areaContents, type AreaFeature } from './features';
 
 export function createArea(options: {
@@ -19,7 +19,7 @@ export function createArea(options: {
   api: HttpClient;
   publicApi: HttpClient;
   storePrefix: string;
-  authProvider: (options: { api: HttpClient; publicApi: HttpClient; screens: Screen[] }) => AuthProvider;
+  authProvider: (options: Omit<AuthProviderOptions<never>, 'session'>) => AuthProvider;
 }) {
   const { area, api, publicApi } = options;
   const contents = areaContents(area, options.features);
