@@ -24,7 +24,6 @@ const RegisterPage = lazy(() => import('./public/RegisterPage').then((m) => ({ d
 const ForgotPasswordPage = lazy(() => import('./public/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
 const OperatorLoginPage = lazy(() => import('./public/OperatorLoginPage').then((m) => ({ default: m.OperatorLoginPage })));
 const VerifyPage = lazy(() => import('./public/VerifyPage').then((m) => ({ default: m.VerifyPage })));
-// Team-member invitations (issue 8)
 const AcceptInvitationPage = lazy(() => import('./public/AcceptInvitationPage').then((m) => ({ default: m.AcceptInvitationPage })));
 const DialogHost = lazy(() => import('./dialogs/DialogHost').then((m) => ({ default: m.DialogHost })));
 

@@ -1,31 +1,21 @@
-/** The side menu of an area: its dashboard, its profile page, then the screens the caller may open. */
+/** The side menu of an area: its dashboard, its profile page, then its features in their order (the screens that have a list, and its pages). */
 import PersonIcon from '@mui/icons-material/Person';
-import type { SvgIconComponent } from '@mui/icons-material';
-import type { ReactElement } from 'react';
 import { Menu, useBasename } from 'react-admin';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
+import { isPage, type AreaPage } from './features';
 
-/** A page of an area that is not a declared resource (e.g. the operators' jobs page). */
-export interface AreaPage {
-  path: string;
-  label: string;
-  icon: SvgIconComponent;
-  element: ReactElement;
-}
-
-export function areaMenu(screens: Screen[], pages: AreaPage[] = []) {
+export function areaMenu(entries: readonly (Screen | AreaPage)[]) {
   return function AreaMenu() {
     const basename = useBasename();
     return (
       <Menu>
         <Menu.DashboardItem />
         <Menu.Item to={`${basename}/profile`} primaryText="app.nav.profile" leftIcon={<PersonIcon />} />
-        {screens.filter((s) => s.config.list).map((s) => (
-          <Menu.ResourceItem key={s.name} name={s.name} />
-        ))}
-        {pages.map(({ path, label, icon: Icon }) => (
-          <Menu.Item key={path} to={`${basename}/${path}`} primaryText={label} leftIcon={<Icon />} />
-        ))}
+        {entries.map((entry) => {
+          if (!isPage(entry)) return entry.config.list ? <Menu.ResourceItem key={entry.name} name={entry.name} /> : null;
+          const { path, label, icon: Icon } = entry;
+          return <Menu.Item key={path} to={`${basename}/${path}`} primaryText={label} leftIcon={<Icon />} />;
+        })}
       </Menu>
     );
   };

@@ -1,24 +1,37 @@
 /**
- * What each react-admin area is made of: its screens from the declarations, its own store
- * prefix, query client, data provider and i18n provider.
+ * What each react-admin area is made of: its screens and pages from its features, its own
+ * store prefix, query client, data provider, auth provider and i18n provider.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { localStorageStore } from 'react-admin';
+import { localStorageStore, type AuthProvider } from 'react-admin';
 import type { Area } from '../../resources/define';
 import type { HttpClient } from '../api/client';
+import type { AuthProviderOptions } from '../authProvider/sessionAuth';
 import { createDataProvider } from '../dataProvider';
 import { translate } from '../i18n';
 import { createI18nProvider } from '../i18n/areaTexts';
-import { screensOf } from '../screens/registry';
+import { areaContents, type AreaFeature } from './features';
 
-export function createArea(area: Area, httpClient: HttpClient, storePrefix: string) {
-  const screens = screensOf(area);
+export function createArea(options: {
+  area: Area;
+  /** In menu order. */
+  features: readonly AreaFeature[];
+  api: HttpClient;
+  publicApi: HttpClient;
+  storePrefix: string;
+  authProvider: (options: Omit<AuthProviderOptions<never>, 'session'>) => AuthProvider;
+}) {
+  const { area, api, publicApi } = options;
+  const contents = areaContents(area, options.features);
+  const { screens } = contents;
   return {
-    screens,
-    store: localStorageStore(undefined, storePrefix),
+    name: area,
+    ...contents,
+    store: localStorageStore(undefined, options.storePrefix),
     // No retries: each failure is reported once, by the WARNING alert.
     queryClient: new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } }),
-    dataProvider: createDataProvider({ area, screens, httpClient, translate }),
+    dataProvider: createDataProvider({ area, screens, httpClient: api, translate }),
+    authProvider: options.authProvider({ api, publicApi, screens }),
     i18nProvider: createI18nProvider(screens),
   };
 }

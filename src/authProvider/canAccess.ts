@@ -3,7 +3,7 @@
  * rules on every call; this only hides what would be refused).
  */
 import type { CustomerAccess, Operation, OperatorRole } from '../../resources/define';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 
 export type Caller = { area: 'manage'; role: OperatorRole } | { area: 'admin'; isOwner: boolean };
 

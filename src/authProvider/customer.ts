@@ -4,11 +4,9 @@
  * /login, and back to the page they wanted afterwards (react-admin passes it in the state).
  */
 import type { AuthProvider } from 'ra-core';
-import type { HttpClient } from '../api/client';
-import type { Screen } from '../screens/registry';
 import { canAccess } from './canAccess';
-import { customerSession, type CustomerSession, type SessionStore } from './session';
-import { sessionAuth } from './sessionAuth';
+import { customerSession, type CustomerSession } from './session';
+import { sessionAuth, type AuthProviderOptions } from './sessionAuth';
 import { customerSignIn, type CustomerSignedIn } from './signIn';
 
 export const CUSTOMER_LOGIN_PATH = '/login';
@@ -33,12 +31,7 @@ export type CustomerAuthProvider = AuthProvider & {
   verify(params: { email: string; code: string }): Promise<CustomerSignedIn>;
 };
 
-export function createCustomerAuthProvider(options: {
-  api: HttpClient;
-  publicApi: HttpClient;
-  screens: Screen[];
-  session?: SessionStore<CustomerSession>;
-}): CustomerAuthProvider {
+export function createCustomerAuthProvider(options: AuthProviderOptions<CustomerSession>): CustomerAuthProvider {
   const { api, publicApi, screens } = options;
   const session = options.session ?? customerSession;
   const { me: accountInfo, fresh, checks } = sessionAuth<AccountInfo>({

@@ -5,11 +5,9 @@
  */
 import type { AuthProvider } from 'ra-core';
 import type { OperatorRole } from '../../resources/define';
-import type { HttpClient } from '../api/client';
-import type { Screen } from '../screens/registry';
 import { canAccess } from './canAccess';
-import { operatorSession, type OperatorSession, type SessionStore } from './session';
-import { sessionAuth } from './sessionAuth';
+import { operatorSession, type OperatorSession } from './session';
+import { sessionAuth, type AuthProviderOptions } from './sessionAuth';
 import { operatorSignIn } from './signIn';
 
 export const OPERATOR_LOGIN_PATH = '/login-manage';
@@ -23,12 +21,7 @@ export interface OperatorInfo {
   created_at: string;
 }
 
-export function createOperatorAuthProvider(options: {
-  api: HttpClient;
-  publicApi: HttpClient;
-  screens: Screen[];
-  session?: SessionStore<OperatorSession>;
-}): AuthProvider {
+export function createOperatorAuthProvider(options: AuthProviderOptions<OperatorSession>): AuthProvider {
   const { api, publicApi, screens } = options;
   const session = options.session ?? operatorSession;
   const { me, fresh, checks } = sessionAuth<OperatorInfo>({

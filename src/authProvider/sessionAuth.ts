@@ -5,7 +5,16 @@
 import type { AuthProvider } from 'ra-core';
 import type { HttpClient } from '../api/client';
 import { SESSION_CODE } from '../api/errors';
+import type { Screen } from '../screens/screen';
 import type { SessionStore } from './session';
+
+/** What an area gives its authProvider: its API client, the public one (sign-in), its screens (who may do what), and where the session is kept when not in the usual place. */
+export interface AuthProviderOptions<S> {
+  api: HttpClient;
+  publicApi: HttpClient;
+  screens: Screen[];
+  session?: SessionStore<S>;
+}
 
 /** Whether an error from the data provider or a call means the session is gone. */
 export const isSessionError = (error: unknown) => {

@@ -9,12 +9,9 @@ import { Figure } from '../area/Figure';
 import { formatBytes } from '../screens/bytes';
 import { useAccount } from './useAccount';
 import { CapacityCard } from '../storage/CapacitySummary';
-// Shop.
 import { PointsCard } from '../shop/PointsCard';
-// The business over time (issue 10)
 import { BlocksCard, RecentOrdersCard, StorageBanners } from './StorageOverTime';
-// Support (tickets)
-import { CustomerOpenTickets } from '../tickets/TicketCards';
+import { CustomerOpenTickets } from '../support/tickets/TicketCards';
 import { FirstSteps } from './FirstSteps';
 
 export function CustomerDashboard() {

@@ -12,26 +12,10 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { clientSettingsSeen } from '../mail/mailboxes/clientSettingsSeen';
 import { useCapacity } from '../storage/CapacitySummary';
 
-/** Set when the customer has opened a mailbox's mail-program settings (the last step). */
-export const CLIENT_SETTINGS_SEEN = 'maildesk.client_settings_seen';
-export const clientSettingsSeen = () => {
-  try {
-    return window.localStorage.getItem(CLIENT_SETTINGS_SEEN) === '1';
-  } catch {
-    return false;
-  }
-};
-export const markClientSettingsSeen = () => {
-  try {
-    window.localStorage.setItem(CLIENT_SETTINGS_SEEN, '1');
-  } catch {
-    /* private mode: the step stays open */
-  }
-};
-
-/** Where "buy storage" leads: the shop's page once it exists (see the shop's screens), the storage list until then. */
+/** Where "buy storage" leads: the shop's page. */
 export const BUY_STORAGE_PATH = '/admin/storage/buy';
 
 const one = { page: 1, perPage: 1 };

@@ -8,7 +8,7 @@
 import { HttpError, type DataProvider, type Identifier, type RaRecord } from 'ra-core';
 import type { HttpClient, Params } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import { toListParams, changedFields } from './params';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;

@@ -1,6 +1,7 @@
 /** Translation of react-admin's parameters into the API's list vocabulary and write bodies. */
 import type { GetListParams } from 'ra-core';
-import { acceptsField, type Screen } from '../screens/registry';
+import { acceptsField } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import type { Params } from '../api/client';
 import { emptyValueOf } from '../screens/emptyValue';
 

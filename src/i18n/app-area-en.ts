@@ -27,7 +27,6 @@ export const appAreaEn = {
       jobs_failed: 'Failed background jobs',
       jobs_hint: '%{queued} queued, %{active} running, %{done} done in the last day',
     },
-    // Durable jobs
     jobs: {
       title: 'Background jobs',
       by_name: 'By job',
@@ -105,7 +104,6 @@ export const appAreaEn = {
       confirm_code: 'Confirm',
       delivery_ok: 'Delivery confirmed: this mailbox receives mail',
       never_checked: 'Not checked yet',
-      // Mailbox deletion (issue 12)
       recently_deleted: 'Recently deleted mailboxes',
       recently_deleted_hint: 'A deleted mailbox keeps its mail for a grace period, during which it can be restored.',
       restore: 'Restore mailbox',
@@ -121,7 +119,6 @@ export const appAreaEn = {
     },
     team: {
       domains_hint: 'The member manages only these domains and their mailboxes and aliases.',
-      // Team-member invitations (issue 8)
       invite_hint: 'We e-mail an invitation to this address; the member chooses their own password when accepting it.',
       invitation_sent: 'Invitation sent to %{email}',
       pending_count: '%{smart_count} invitation is waiting to be accepted |||| %{smart_count} invitations are waiting to be accepted',
@@ -137,7 +134,6 @@ export const appAreaEn = {
       figures: 'Capacity %{capacity} in %{blocks} block(s); %{available} free to give to mailboxes; %{mailboxes} mailbox(es); largest quota %{storage_max}.',
       pick_customer: 'Filter by a customer to see their capacity, allocated quota and usage.',
     },
-    // Shop.
     shop: {
       buy_title: 'Buy storage',
       code: 'Promotion code',
@@ -192,7 +188,7 @@ export const appAreaEn = {
       promotion_ended: 'The promotion has ended.',
       from_price: 'from %{price}',
     },
-    // The business over time (issue 10): dashboards, expiry banner, renewal, extend/end.
+    // The business over time: the dashboards' figures, the expiry banners, renewing, extending and ending storage.
     business: {
       period_30d: '30 days',
       period_12m: '12 months',
@@ -256,7 +252,6 @@ export const appAreaEn = {
       extended: 'The block was extended.',
       ended: 'The block was ended.',
     },
-    // Support (tickets)
     ticket: {
       conversation: 'Conversation',
       reply: 'Reply',
@@ -297,7 +292,6 @@ export const appAreaEn = {
       minutes: '%{smart_count} min',
       hours: '%{smart_count} h',
     },
-    // Screens as people use them (issue 14): not-found pages, log sentences, first steps, mail clients, guest replies, session notices.
     date: { invalid: 'Write the date as %{pattern}' },
     record: {
       not_found_title: 'Not found',
@@ -338,11 +332,9 @@ export const appAreaEn = {
         reply: 'replied to',
         handled: 'marked as handled',
         reopen: 'reopened',
-        // Team-member invitations (issue 8)
         invite: 'sent',
         resend: 'resent',
         accept_invitation: 'accepted',
-        // Mailbox deletion (issue 12)
         restore: 'restored',
         purge_mail: 'removed the kept mail of',
         archive_mail: 'archived the kept mail of',
@@ -422,17 +414,14 @@ export const appAreaEn = {
       locale: { zh: 'Chinese', en: 'English' },
       actor_type: { customer: 'Customer', team_member: 'Team member', operator: 'Operator', anonymous: 'Visitor', system: 'System', provider: 'Payment provider' },
       transport: { smtp: 'SMTP', outbox: 'Outbox (files)' },
-      // Shop.
       kind: { storage: 'Storage', points: 'Points top-up', percent: 'Percent off', amount: 'Amount off', bonus_points: 'Bonus points' },
       product_kind: { storage: 'Storage', points: 'Points top-up' },
       payment_method: { points: 'Points', stripe: 'Card (Stripe)' },
       reason: { grant: 'Granted', deduction: 'Deducted', order_payment: 'Order payment', refund: 'Refund', topup: 'Top-up', bonus: 'Promotion bonus' },
-      // Support (tickets)
       category: { account: 'Account', billing: 'Billing', mail_delivery: 'Mail delivery', domains: 'Domains', other: 'Other' },
       priority: { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' },
       link_type: { domain: 'Domain', email: 'Mailbox', order: 'Order' },
       last_reply_by: { customer: 'Customer', operator: 'Support' },
-      // Mailbox deletion (issue 12)
       state: { pending: 'Restorable', purging: 'Mail being removed', purged: 'Mail removed', archived: 'Mail archived', restored: 'Restored' },
       deleted_by_type: { customer: 'Customer', team_member: 'Team member', operator: 'Operator', anonymous: 'Visitor', system: 'System' },
       outcome: { removed: 'Removed from disk', archived: 'Moved to the archive', nothing_on_disk: 'No mail was on disk' },

@@ -29,7 +29,6 @@ export const appAreaZh: AppAreaMessages = {
       jobs_failed: '失败的后台任务',
       jobs_hint: '排队 %{queued} 个，运行中 %{active} 个，最近一天完成 %{done} 个',
     },
-    // Durable jobs
     jobs: {
       title: '后台任务',
       by_name: '按任务类型',
@@ -107,7 +106,6 @@ export const appAreaZh: AppAreaMessages = {
       confirm_code: '确认',
       delivery_ok: '已确认：该邮箱可以正常收信',
       never_checked: '尚未检查',
-      // Mailbox deletion (issue 12)
       recently_deleted: '最近删除的邮箱',
       recently_deleted_hint: '删除的邮箱会在一段保留期内保留邮件，在此期间可以恢复。',
       restore: '恢复邮箱',
@@ -123,7 +121,6 @@ export const appAreaZh: AppAreaMessages = {
     },
     team: {
       domains_hint: '该成员只能管理这些域名及其邮箱和别名。',
-      // Team-member invitations (issue 8)
       invite_hint: '我们会向该邮箱发送邀请；成员在接受邀请时自行设置密码。',
       invitation_sent: '已向 %{email} 发送邀请',
       pending_count: '%{smart_count} 个邀请等待接受',
@@ -139,7 +136,6 @@ export const appAreaZh: AppAreaMessages = {
       figures: '总容量 %{capacity}（%{blocks} 个存储块）；还可分配 %{available}；共 %{mailboxes} 个邮箱；单个邮箱最大配额 %{storage_max}。',
       pick_customer: '按用户筛选后，可查看其总容量、已分配配额和已用空间。',
     },
-    // Shop.
     shop: {
       buy_title: '购买存储空间',
       code: '优惠码',
@@ -194,7 +190,7 @@ export const appAreaZh: AppAreaMessages = {
       promotion_ended: '活动已结束。',
       from_price: '%{price} 起',
     },
-    // The business over time (issue 10): dashboards, expiry banner, renewal, extend/end.
+    // The business over time: the dashboards' figures, the expiry banners, renewing, extending and ending storage.
     business: {
       period_30d: '近 30 天',
       period_12m: '近 12 个月',
@@ -258,7 +254,6 @@ export const appAreaZh: AppAreaMessages = {
       extended: '已延长该存储空间。',
       ended: '已结束该存储空间。',
     },
-    // Support (tickets)
     ticket: {
       conversation: '对话',
       reply: '回复',
@@ -299,7 +294,6 @@ export const appAreaZh: AppAreaMessages = {
       minutes: '%{smart_count} 分钟',
       hours: '%{smart_count} 小时',
     },
-    // Screens as people use them (issue 14): not-found pages, log sentences, first steps, mail clients, guest replies, session notices.
     date: { invalid: '请按 %{pattern} 格式填写日期' },
     record: {
       not_found_title: '记录不存在',
@@ -340,11 +334,9 @@ export const appAreaZh: AppAreaMessages = {
         reply: '回复了',
         handled: '标记为已处理：',
         reopen: '重新打开了',
-        // Team-member invitations (issue 8)
         invite: '发送了',
         resend: '重新发送了',
         accept_invitation: '接受了',
-        // Mailbox deletion (issue 12)
         restore: '恢复了',
         purge_mail: '清除了保留的邮件：',
         archive_mail: '归档了保留的邮件：',
@@ -424,17 +416,14 @@ export const appAreaZh: AppAreaMessages = {
       locale: { zh: '中文', en: '英文' },
       actor_type: { customer: '客户', team_member: '团队成员', operator: '管理员', anonymous: '访客', system: '系统', provider: '支付服务商' },
       transport: { smtp: 'SMTP', outbox: '发件箱（文件）' },
-      // Shop.
       kind: { storage: '存储空间', points: '积分充值', percent: '折扣', amount: '立减', bonus_points: '赠送积分' },
       product_kind: { storage: '存储空间', points: '积分充值' },
       payment_method: { points: '积分', stripe: '银行卡（Stripe）' },
       reason: { grant: '发放', deduction: '扣除', order_payment: '订单支付', refund: '退款', topup: '充值', bonus: '活动奖励' },
-      // Support (tickets)
       category: { account: '账户', billing: '账单', mail_delivery: '邮件投递', domains: '域名', other: '其他' },
       priority: { low: '低', normal: '普通', high: '高', urgent: '紧急' },
       link_type: { domain: '域名', email: '邮箱', order: '订单' },
       last_reply_by: { customer: '客户', operator: '客服' },
-      // Mailbox deletion (issue 12)
       state: { pending: '可恢复', purging: '正在清除邮件', purged: '邮件已清除', archived: '邮件已归档', restored: '已恢复' },
       deleted_by_type: { customer: '客户', team_member: '团队成员', operator: '管理员', anonymous: '访客', system: '系统' },
       outcome: { removed: '已从磁盘删除', archived: '已移入归档', nothing_on_disk: '磁盘上没有邮件' },

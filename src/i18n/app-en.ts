@@ -51,7 +51,6 @@ export const appEn = {
       submit: 'Set new password',
       done: 'Your password was changed. Please sign in with the new one.',
     },
-    // Team-member invitations (issue 8)
     accept_invitation: {
       title: 'Join the team',
       intro: 'You were invited to manage e-mail as a team member. Choose the password you will sign in with.',

@@ -53,7 +53,6 @@ export const appZh: AppMessages = {
       submit: '设置新密码',
       done: '密码已修改，请使用新密码登录。',
     },
-    // Team-member invitations (issue 8)
     accept_invitation: {
       title: '加入团队',
       intro: '您受邀以团队成员身份管理邮箱。请设置您登录时使用的密码。',

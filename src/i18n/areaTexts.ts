@@ -6,7 +6,7 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'ra-core';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import { appAreaEn } from './app-area-en';
 import { appAreaZh } from './app-area-zh';
 import { currentLocale, locales, setLocale, type Locale } from './index';

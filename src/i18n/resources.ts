@@ -52,7 +52,6 @@ const en: ResourceTexts = {
       updated_at: 'Updated',
     },
   },
-  // Team-member invitations (issue 8)
   team_invitation: {
     name: 'Invitation |||| Invitations',
     fields: {
@@ -169,7 +168,6 @@ const en: ResourceTexts = {
       updated_at: 'Updated',
     },
   },
-  // Mailbox deletion (issue 12)
   deleted_email: {
     name: 'Deleted mailbox |||| Deleted mailboxes',
     fields: {
@@ -240,7 +238,6 @@ const en: ResourceTexts = {
       order_id: 'Order',
     },
   },
-  // Shop.
   product: {
     name: 'Product |||| Products',
     fields: {
@@ -327,7 +324,6 @@ const en: ResourceTexts = {
       created_at: 'When',
     },
   },
-  // Support (tickets)
   ticket: {
     name: 'Ticket |||| Support tickets',
     fields: {
@@ -407,7 +403,6 @@ const zh: ResourceTexts = {
       updated_at: '更新时间',
     },
   },
-  // Team-member invitations (issue 8)
   team_invitation: {
     name: '团队邀请',
     fields: {
@@ -524,7 +519,6 @@ const zh: ResourceTexts = {
       updated_at: '更新时间',
     },
   },
-  // Mailbox deletion (issue 12)
   deleted_email: {
     name: '已删除的邮箱',
     fields: {
@@ -595,7 +589,6 @@ const zh: ResourceTexts = {
       order_id: '订单',
     },
   },
-  // Shop.
   product: {
     name: '商品',
     fields: {
@@ -682,7 +675,6 @@ const zh: ResourceTexts = {
       created_at: '时间',
     },
   },
-  // Support (tickets)
   ticket: {
     name: '工单',
     fields: {

@@ -13,12 +13,11 @@ import { AreaLoading } from '../area/Loading';
 import { useAreaCall } from '../area/useAreaCall';
 import { formatBytes } from '../screens/bytes';
 import { formatMoney } from '../shop/formatMoney';
-import type { BusinessStat } from './businessStat';
+import type { BusinessStat } from '../stats/businessStat';
+import { OperatorTicketFigures, type TicketFigures } from '../support/tickets/TicketCards';
 
 // The chart library is loaded with the charts, only here.
-const BusinessCharts = lazy(() => import('./BusinessCharts'));
-// Support (tickets)
-import { OperatorTicketFigures, type TicketFigures } from '../tickets/TicketCards';
+const BusinessCharts = lazy(() => import('../stats/BusinessCharts'));
 
 interface Stat {
   customers: { total: number; verified: number; new_7d: number };

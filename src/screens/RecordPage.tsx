@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Title, useGetOne, useTranslate, type HttpError } from 'react-admin';
 import { Link } from 'react-router-dom';
-import type { Screen } from './registry';
+import type { Screen } from './screen';
 import { useScreenPaths } from './paths';
 
 /**

@@ -1,23 +1,22 @@
 /**
  * One form page for create and update (the specification's shared form page): without ?id= it
  * creates, with ?id= it edits that record. Inputs come from the declaration (or the resource's
- * own, see extensions.ts); the server's field errors appear beside the fields (pessimistic saving).
+ * own, see screen.ts); the server's field errors appear beside the fields (pessimistic saving).
  */
 import { inlineErrorsOnly } from '../area/forms';
 import { Create, Edit, SaveButton, SimpleForm, Toolbar, ListButton, TopToolbar, useCanAccess, useDataProvider, useNotify, useRedirect } from 'react-admin';
 import type { AreaDataProvider } from '../dataProvider';
 import { submitCall } from '../area/formCall';
 import { useSearchParams } from 'react-router-dom';
-import type { Screen } from './registry';
+import type { Screen } from './screen';
 import { allows } from './registry';
 import { FieldInput, isInput, type FormMode } from './inputs';
 import { DeleteRecordButton } from './DeleteRecordButton';
-import { extensionOf } from './extensionOf';
 import { useScreenPaths } from './paths';
 import { RecordPage, pageQueryMeta } from './RecordPage';
 
 function Inputs({ screen, mode }: { screen: Screen; mode: FormMode }) {
-  const extension = extensionOf(screen);
+  const { extension } = screen;
   const hidden = extension.hiddenInputs?.(screen.area, mode) ?? [];
   return (
     <>
@@ -37,13 +36,13 @@ function FormToolbar({ screen, mode }: { screen: Screen; mode: FormMode }) {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      {mode === 'update' && allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={extensionOf(screen).deleteConfirm} />}
+      {mode === 'update' && allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={screen.extension.deleteConfirm} />}
     </Toolbar>
   );
 }
 
 function Actions({ screen, mode }: { screen: Screen; mode: FormMode }) {
-  const Extra = mode === 'update' ? extensionOf(screen).updateActions : undefined;
+  const Extra = mode === 'update' ? screen.extension.updateActions : undefined;
   return (
     <TopToolbar>
       {Extra && <Extra screen={screen} />}
@@ -59,7 +58,7 @@ export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode })
   const redirect = useRedirect();
   const [search] = useSearchParams();
   const id = search.get('id');
-  const { afterCreate, created } = extensionOf(screen);
+  const { afterCreate, created } = screen.extension;
   // A create that answers no record of the resource is posted as a call: react-admin would take its answer for the new record.
   const createAsCall =
     mode === 'create' && created
@@ -79,7 +78,7 @@ export function ScreenForm({ screen, mode }: { screen: Screen; mode: FormMode })
     </SimpleForm>
   );
   if (mode === 'update') {
-    const Panel = extensionOf(screen).updatePanel;
+    const Panel = screen.extension.updatePanel;
     return (
       <RecordPage screen={screen} id={id}>
         <Edit key={id} id={id!} queryOptions={{ meta: pageQueryMeta }} mutationOptions={{ meta: pageQueryMeta }} mutationMode="pessimistic" redirect="list" actions={<Actions screen={screen} mode="update" />}>

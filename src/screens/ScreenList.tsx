@@ -5,22 +5,14 @@ import VisibilityIcon from '@mui/icons-material/Visibility';
 import EditIcon from '@mui/icons-material/Edit';
 import { Button } from 'react-admin';
 import { Link } from 'react-router-dom';
-import type { Screen } from './registry';
-import { allows, visibleFields } from './registry';
+import type { Screen } from './screen';
+import { allows, pagesOf, visibleFields } from './registry';
+import { useAreaScreens } from './areaScreens';
 import { FieldView } from './fields';
 import { filtersOf } from './filters';
 import { useScreenPaths } from './paths';
 import { DeleteRecordButton } from './DeleteRecordButton';
-import { extensionOf } from './extensionOf';
 import { representationOf } from './representation';
-
-/** Create, update (?id=) or view (?id=) pages a screen has. */
-export function pagesOf(screen: Screen) {
-  const own = extensionOf(screen).pages?.(screen.area);
-  if (own) return own;
-  const update = allows(screen, 'update');
-  return { form: update || allows(screen, 'create'), update, view: allows(screen, 'get') && !update };
-}
 
 function Actions({ canCreate, hasFilters }: { canCreate: boolean; hasFilters: boolean }) {
   return (
@@ -48,7 +40,7 @@ function RowButtons({ record, screen, canEdit, canDelete }: { record?: RaRecord;
           <EditIcon />
         </Button>
       )}
-      {canDelete && <DeleteRecordButton question={extensionOf(screen).deleteConfirm} />}
+      {canDelete && <DeleteRecordButton question={screen.extension.deleteConfirm} />}
     </span>
   );
 }
@@ -77,8 +69,8 @@ export function ScreenList({ screen }: { screen: Screen }) {
   const canEdit = pages.update && edit.canAccess === true;
   const canDelete = allows(screen, 'delete') && remove.canAccess === true;
   const canCreate = pages.form && allows(screen, 'create') && create.canAccess === true;
-  const extension = extensionOf(screen);
-  const derivedFilters = filtersOf(declaration, screen.area);
+  const { extension } = screen;
+  const derivedFilters = filtersOf(declaration, useAreaScreens().screens);
   const filters = extension.filters?.(screen.area, derivedFilters) ?? derivedFilters;
   const sort = declaration.defaultSort ?? { field: 'id', order: 'desc' };
   const listed = visibleFields(declaration).filter(([, f]) => f.list);

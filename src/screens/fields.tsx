@@ -2,18 +2,9 @@
 import { BooleanField, DateField, FunctionField, NumberField, ReferenceField, TextField, useLocaleState, useTranslate } from 'react-admin';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import type { Area, Field } from '../../resources/define';
-import { screenNameOf } from './registry';
+import { useScreenNamed } from './areaScreens';
 import { formatBytes } from './bytes';
-
-export interface FieldProps {
-  name: string;
-  field: Field;
-  /** Detail pages show long texts in full. */
-  full?: boolean;
-  /** The area whose screens a reference links to. */
-  area?: Area;
-}
+import type { FieldViewProps } from './screen';
 
 export const enumLabelKey = (name: string, value: unknown) => `app.enum.${name}.${String(value)}`;
 
@@ -30,7 +21,7 @@ const statusColours: Record<string, 'success' | 'warning' | 'error' | 'default'>
   suspended: 'error',
   disabled: 'error',
   failed: 'error',
-  // Shop orders.
+  // An order's states.
   pending_payment: 'warning',
   paid: 'success',
   fulfilled: 'success',
@@ -59,7 +50,8 @@ function DateTime({ name }: { name: string }) {
   return <DateField source={name} showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />;
 }
 
-export function FieldView({ name, field, full, area }: FieldProps) {
+export function FieldView({ name, field, full }: FieldViewProps) {
+  const referenced = useScreenNamed(field.kind === 'reference' ? field.reference : undefined);
   switch (field.kind) {
     case 'boolean':
       return <BooleanField source={name} looseValue />;
@@ -70,11 +62,9 @@ export function FieldView({ name, field, full, area }: FieldProps) {
       return <DateTime name={name} />;
     case 'bytes':
       return <FunctionField source={name} render={(record) => formatBytes(record[name])} />;
-    case 'reference': {
-      const reference = area && screenNameOf(area, field.reference);
-      if (reference) return <ReferenceField source={name} reference={reference} link={false} />;
+    case 'reference':
+      if (referenced) return <ReferenceField source={name} reference={referenced.name} link={false} />;
       return <NumberField source={name} options={{ useGrouping: false }} />;
-    }
     case 'integer':
       return <NumberField source={name} options={{ useGrouping: false }} />;
     case 'json':

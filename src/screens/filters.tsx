@@ -1,12 +1,13 @@
-/** The list filters of a declaration: free-text search, exact values, and from/to ranges. */
+/** The list filters of a declaration: free-text search, exact values, and from/to ranges; a reference is picked among the records of its screen in the area. */
 import { AutocompleteInput, NumberInput, ReferenceInput, SearchInput, SelectInput, TextInput } from 'react-admin';
 import type { ReactElement } from 'react';
-import type { Area, ResourceDeclaration } from '../../resources/define';
-import { screenNameOf } from './registry';
+import type { ResourceDeclaration } from '../../resources/define';
+import { screenNamed } from './areaScreens';
+import type { Screen } from './screen';
 import { enumLabelKey } from './fields';
 import { LocaleDateInput } from './LocaleDateInput';
 
-export function filtersOf(declaration: ResourceDeclaration, area?: Area): ReactElement[] {
+export function filtersOf(declaration: ResourceDeclaration, screens: readonly Screen[]): ReactElement[] {
   const filters: ReactElement[] = [];
   if (Object.values(declaration.fields).some((f) => f.search)) filters.push(<SearchInput key="q" source="q" alwaysOn />);
   for (const [name, field] of Object.entries(declaration.fields)) {
@@ -29,9 +30,9 @@ export function filtersOf(declaration: ResourceDeclaration, area?: Area): ReactE
           ]}
         />,
       );
-    } else if (field.kind === 'reference' && area && screenNameOf(area, field.reference)) {
+    } else if (field.kind === 'reference' && screenNamed(screens, field.reference)) {
       filters.push(
-        <ReferenceInput key={name} source={name} reference={screenNameOf(area, field.reference)!}>
+        <ReferenceInput key={name} source={name} reference={screenNamed(screens, field.reference)!.name}>
           <AutocompleteInput filterToQuery={(q) => ({ q })} sx={{ minWidth: 240 }} />
         </ReferenceInput>,
       );

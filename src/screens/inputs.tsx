@@ -16,12 +16,13 @@ import {
   type Validator,
 } from 'react-admin';
 import type { Area, Field } from '../../resources/define';
-import { acceptsField, screenNameOf } from './registry';
+import { acceptsField } from './registry';
+import { useScreenNamed } from './areaScreens';
 import { enumLabelKey } from './fields';
 import { BytesInput, bytesBetween } from './BytesInput';
 import { canBeEmptied } from './emptyValue';
 import { LocaleDateInput } from './LocaleDateInput';
-import type { FieldInputProps, FormMode } from './extensions';
+import type { FieldInputProps, FormMode } from './screen';
 
 export type { FormMode };
 
@@ -52,11 +53,11 @@ export function rules(field: Field, mode: FormMode): Validator[] {
 }
 
 /** A record of another resource, chosen by its name (searching as one types). */
-function ReferencePicker({ name, field, mode, area }: FieldInputProps) {
-  const reference = screenNameOf(area, field.reference);
-  if (!reference) return <NumberInput source={name} validate={rules(field, mode)} fullWidth step={1} />;
+function ReferencePicker({ name, field, mode }: FieldInputProps) {
+  const referenced = useScreenNamed(field.reference);
+  if (!referenced) return <NumberInput source={name} validate={rules(field, mode)} fullWidth step={1} />;
   return (
-    <ReferenceInput source={name} reference={reference} perPage={50}>
+    <ReferenceInput source={name} reference={referenced.name} perPage={50}>
       <AutocompleteInput validate={rules(field, mode)} fullWidth filterToQuery={(q) => ({ q })} />
     </ReferenceInput>
   );

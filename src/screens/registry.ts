@@ -1,40 +1,37 @@
 /**
- * The screens of an area, derived from the resource declarations: a declaration with access in
- * an area gets a screen there, named by its page path (react-admin's resource name), and talks
- * to the API path of that area.
+ * The screens of an area, derived from the declarations its features give: a declaration with
+ * access in an area gets a screen there, named by its page path (react-admin's resource name),
+ * and talks to the API path of that area.
  */
-import { resources } from '../../resources/index';
 import type { Area, AreaConfig, Field, Operation, ResourceDeclaration } from '../../resources/define';
+import type { Screen, ScreenFeature } from './screen';
 
-export interface Screen {
-  area: Area;
-  /** react-admin resource name = path segment of the screens, e.g. "admin" in /manage/admin. */
-  name: string;
-  declaration: ResourceDeclaration;
-  config: AreaConfig<unknown>;
-  /** e.g. "/api/manage/admin" */
-  apiBase: string;
-  listVia: 'query' | 'body';
-}
-
-export function screensOf(area: Area, declarations: readonly ResourceDeclaration[] = resources): Screen[] {
-  return declarations
-    .filter((d) => d[area])
-    .map((declaration) => {
-      const config = declaration[area] as AreaConfig<unknown>;
-      const apiPath = config.path ?? declaration.name;
-      return {
-        area,
-        name: config.page ?? apiPath,
-        declaration,
-        config,
-        apiBase: `/api/${area}/${apiPath}`,
-        listVia: config.listVia ?? 'body',
-      };
-    });
+/** The screen of a feature's resource in an area, or none when the area has no access to it. */
+export function screenOf(area: Area, { declaration, extension = {}, icon }: ScreenFeature): Screen | undefined {
+  const config = declaration[area] as AreaConfig<unknown> | undefined;
+  if (!config) return undefined;
+  const apiPath = config.path ?? declaration.name;
+  return {
+    area,
+    name: config.page ?? apiPath,
+    declaration,
+    config,
+    apiBase: `/api/${area}/${apiPath}`,
+    listVia: config.listVia ?? 'body',
+    extension,
+    icon,
+  };
 }
 
 export const allows = (screen: Screen, op: Operation) => Boolean(screen.config[op]);
+
+/** Create, update (?id=) or view (?id=) pages a screen has. */
+export function pagesOf(screen: Screen) {
+  const own = screen.extension.pages?.(screen.area);
+  if (own) return own;
+  const update = allows(screen, 'update');
+  return { form: update || allows(screen, 'create'), update, view: allows(screen, 'get') && !update };
+}
 
 /** Field names of a declaration that are shown (never the write-only ones). */
 export const visibleFields = (d: ResourceDeclaration) => Object.entries(d.fields).filter(([, f]) => !f.writeOnly);
@@ -48,10 +45,4 @@ export function acceptsField(field: Field, area: Area, op: 'create' | 'update'):
   if (onlyIn && onlyIn !== area) return false;
   const writable = field.writable ?? 'always';
   return writable === 'always' || (writable === 'create' && op === 'create');
-}
-
-/** The screen name, in an area, of the resource a reference field points at (e.g. customer → "user" in /manage). */
-export function screenNameOf(area: Area, declarationName: string | undefined): string | undefined {
-  if (!declarationName) return undefined;
-  return screensOf(area).find((s) => s.declaration.name === declarationName)?.name;
 }

@@ -4,24 +4,21 @@
  */
 import { Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
-import type { ComponentType } from 'react';
-import type { Screen } from './registry';
-import { ScreenList, pagesOf } from './ScreenList';
+import type { Screen } from './screen';
+import { pagesOf } from './registry';
+import { ScreenList } from './ScreenList';
 import { ScreenForm } from './ScreenForm';
 import { ScreenView } from './ScreenView';
-import { extensionOf } from './extensionOf';
 import { representationOf } from './representation';
 
-export { representationOf };
-
-export function resourceOf(screen: Screen, icon?: ComponentType) {
+export function resourceOf(screen: Screen) {
   const pages = pagesOf(screen);
-  const View = extensionOf(screen).viewPage ?? ScreenView;
+  const View = screen.extension.viewPage ?? ScreenView;
   return (
     <Resource
       key={screen.name}
       name={screen.name}
-      icon={icon}
+      icon={screen.icon}
       list={screen.config.list ? <ScreenList screen={screen} /> : undefined}
       hasCreate={Boolean(screen.config.create)}
       hasEdit={pages.update}

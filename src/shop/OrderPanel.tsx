@@ -23,7 +23,7 @@ import { Button, RadioButtonGroupInput, TextInput, maxLength, useLocaleState, us
 import { Link, useSearchParams } from 'react-router-dom';
 import { CallDialog } from '../area/CallDialog';
 import { useAreaCall } from '../area/useAreaCall';
-import type { Screen } from '../screens/registry';
+import type { Screen } from '../screens/screen';
 import { StatusChip } from '../screens/fields';
 import { useScreenPaths } from '../screens/paths';
 import { useMoney } from './money';

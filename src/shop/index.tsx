@@ -1,8 +1,13 @@
 /**
  * The shop's screens beside what the declarations give: prices read as money, a promotion's
  * products picked by name, orders with their history and the buttons of their state, the
- * ledger's changes, and adding points from a customer's page.
+ * ledger's changes; and the customers' page that buys storage.
  */
+import AddShoppingCartIcon from '@mui/icons-material/AddShoppingCart';
+import CampaignIcon from '@mui/icons-material/Campaign';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import SavingsIcon from '@mui/icons-material/Savings';
+import SellIcon from '@mui/icons-material/Sell';
 import {
   AutocompleteArrayInput,
   ChipField,
@@ -16,12 +21,18 @@ import {
   TextField,
   useLocaleState,
 } from 'react-admin';
+import { activity } from '../../resources/activity';
 import type { Area } from '../../resources/define';
-import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../screens/extensions';
+import { order } from '../../resources/order';
+import { points } from '../../resources/points';
+import { product } from '../../resources/product';
+import type { AreaPage } from '../area/features';
+import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../screens/screen';
 import { useScreenPaths } from '../screens/paths';
+import { BuyStoragePage } from './BuyStoragePage';
 import { useMoney } from './money';
 import { OrderActions, OrderHistory } from './OrderPanel';
-import { AddPointsButton, EndPromotionButton } from './OperatorButtons';
+import { EndPromotionButton } from './OperatorButtons';
 
 /** A money column of a record that carries its currency (orders), or the shop's (products). */
 function MoneyView({ name }: FieldViewProps) {
@@ -32,12 +43,6 @@ function MoneyView({ name }: FieldViewProps) {
 /** A ledger change with its sign. */
 function DeltaView({ name }: FieldViewProps) {
   return <FunctionField source={name} render={(record) => (record[name] > 0 ? `+${record[name]}` : String(record[name]))} />;
-}
-
-/** The product's name in the reader's language. */
-function ProductName() {
-  const [locale] = useLocaleState();
-  return <FunctionField render={(record) => (locale === 'en' ? record.name_en : record.name_zh)} />;
 }
 
 function ProductsInput({ name }: FieldInputProps) {
@@ -71,13 +76,13 @@ function OrderProduct({ name }: FieldViewProps) {
   return <FunctionField source={name} render={(record) => (locale === 'en' ? record.product_name_en : record.product_name_zh)} />;
 }
 
-export const productScreens: ScreenExtension = {
+const productScreens: ScreenExtension = {
   columns: () => ['name_zh', 'name_en', 'kind', 'price', 'storage_size', 'period_months', 'points_granted', 'visible', 'sort_order'],
   representation: 'name_en',
   views: { price: MoneyView },
 };
 
-export const activityScreens: ScreenExtension = {
+const promotionScreens: ScreenExtension = {
   columns: () => ['name_zh', 'name_en', 'kind', 'value', 'product_ids', 'starts_at', 'ends_at', 'code', 'used_count'],
   inputs: { product_ids: ProductsInput, starts_at: InstantInput, ends_at: InstantInput },
   views: { product_ids: ProductsView },
@@ -117,7 +122,7 @@ const orderViewFields = (area: Area) => [
   'created_at',
 ];
 
-export const orderScreens: ScreenExtension = {
+const orderScreens: ScreenExtension = {
   // People quote the number (mails, tickets); the id stays out of sight.
   hideId: true,
   representation: 'number',
@@ -128,7 +133,7 @@ export const orderScreens: ScreenExtension = {
   viewActions: OrderActions,
 };
 
-export const pointsScreens: ScreenExtension = {
+const pointsScreens: ScreenExtension = {
   // An entry is told apart by its time and reason; the order it belongs to by the order's number.
   hideId: true,
   columns: (area) => [...(area === 'manage' ? ['user_id'] : []), 'delta', 'balance_after', 'reason', 'note', 'order_id', 'created_at'],
@@ -136,8 +141,9 @@ export const pointsScreens: ScreenExtension = {
   views: { delta: DeltaView, order_id: OrderNumberView },
 };
 
-export const customerShopScreens: ScreenExtension = {
-  updateActions: AddPointsButton,
-};
+export const products: ScreenFeature = { declaration: product, extension: productScreens, icon: SellIcon };
+export const promotions: ScreenFeature = { declaration: activity, extension: promotionScreens, icon: CampaignIcon };
+export const orders: ScreenFeature = { declaration: order, extension: orderScreens, icon: ReceiptLongIcon };
+export const pointsLedger: ScreenFeature = { declaration: points, extension: pointsScreens, icon: SavingsIcon };
 
-export { ProductName };
+export const buyStoragePage: AreaPage = { path: 'storage/buy', label: 'app.shop.buy_title', icon: AddShoppingCartIcon, element: <BuyStoragePage /> };

@@ -9,11 +9,12 @@ import { useState } from 'react';
 import { Button, DateTimeInput, TextInput, required, useBasename, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { CallDialog } from '../area/CallDialog';
 import { useAreaCall } from '../area/useAreaCall';
-import { FieldView, type FieldProps } from '../screens/fields';
+import { FieldView } from '../screens/fields';
+import type { FieldViewProps } from '../screens/screen';
 import { RenewButton } from './Renewal';
 
 /** The expiry, with Renew beside it in the customer area. */
-export function ExpiryView(props: FieldProps) {
+export function ExpiryView(props: FieldViewProps) {
   const record = useRecordContext<{ id: number; expires_at: string | null }>();
   const customerArea = useBasename() === '/admin';
   return (

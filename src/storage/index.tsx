@@ -3,13 +3,13 @@
  * shows the capacity summary — the customer's own, or, for operators, that of the customer
  * the list is filtered by.
  */
+import StorageIcon from '@mui/icons-material/Storage';
 import Typography from '@mui/material/Typography';
 import { Button, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import type { Screen } from '../screens/registry';
-import type { ScreenExtension } from '../screens/extensions';
+import { storage } from '../../resources/storage';
+import type { Screen, ScreenExtension, ScreenFeature } from '../screens/screen';
 import { CapacityCard } from './CapacitySummary';
-// The business over time (issue 10): renew, extend, end.
 import { ExpiryOperatorActions, ExpiryView } from './ExpiryActions';
 
 function StorageListTop({ screen }: { screen: Screen }) {
@@ -31,10 +31,11 @@ function StorageListTop({ screen }: { screen: Screen }) {
   );
 }
 
-export const storageScreens: ScreenExtension = {
+const storageScreens: ScreenExtension = {
   columns: (area) => [...(area === 'manage' ? ['owner_id'] : []), 'size', 'source', 'label', 'expires_at', 'created_at'],
   listTop: StorageListTop,
-  // The business over time (issue 10)
   views: { expires_at: ExpiryView },
   updateActions: ExpiryOperatorActions,
 };
+
+export const storageBlocks: ScreenFeature = { declaration: storage, extension: storageScreens, icon: StorageIcon };

@@ -4,6 +4,8 @@
  * and the page says "Invitation sent to …" whatever the address (it never tells whether it
  * has an account). Pending invitations are listed; their page resends or revokes them.
  */
+import GroupIcon from '@mui/icons-material/Group';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import SendIcon from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
@@ -23,8 +25,10 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { teamInvitation } from '../../resources/team_invitation';
+import { teamMember } from '../../resources/team_member';
 import { useAreaCall } from '../area/useAreaCall';
-import type { FieldInputProps, FieldViewProps, ScreenExtension } from '../screens/extensions';
+import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../screens/screen';
 import { FieldView } from '../screens/fields';
 import { rules } from '../screens/inputs';
 
@@ -64,7 +68,7 @@ function PendingInvitationsNotice() {
   );
 }
 
-export const teamScreens: ScreenExtension = {
+const memberScreens: ScreenExtension = {
   inputs: { domain_ids: DomainsInput, email: InviteEmailInput },
   views: { domain_ids: DomainsView },
   // The invitee chooses the password; a member starts active.
@@ -115,8 +119,11 @@ function PendingHint() {
   );
 }
 
-export const invitationScreens: ScreenExtension = {
+const invitationScreens: ScreenExtension = {
   views: { domain_ids: DomainsView, expires_at: ExpiresView },
   listTop: PendingHint,
   viewActions: ResendButton,
 };
+
+export const teamMembers: ScreenFeature = { declaration: teamMember, extension: memberScreens, icon: GroupIcon };
+export const teamInvitations: ScreenFeature = { declaration: teamInvitation, extension: invitationScreens, icon: GroupAddIcon };

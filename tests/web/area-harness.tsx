@@ -15,6 +15,7 @@ import { customerSession, operatorSession } from '../../src/authProvider/session
 import { DialogHost } from '../../src/dialogs/DialogHost';
 import { translate } from '../../src/i18n';
 import type { TestApp } from '../helpers/app';
+import { featuresOf } from './areas';
 
 export function injectFetch(t: TestApp): typeof fetch {
   return (async (url: string, init: RequestInit = {}) => {
@@ -35,16 +36,16 @@ export function renderArea(t: TestApp, area: 'admin' | 'manage', path: string, s
   const fetch = injectFetch(t);
   const api = createHttpClient({ fetch, getToken: store.token, onSessionReset: store.reset, onError: reportError });
   const publicApi = createHttpClient({ fetch, getToken: () => '', onError: reportError });
-  const made = createArea(area, api, `test-${area}-${Math.random()}`);
-  const authProvider =
-    area === 'admin'
-      ? createCustomerAuthProvider({ api, publicApi, screens: made.screens, session: customerSession })
-      : createOperatorAuthProvider({ api, publicApi, screens: made.screens, session: operatorSession });
+  const made = createArea({
+    area,
+    features: featuresOf[area],
+    api,
+    publicApi,
+    storePrefix: `test-${area}-${Math.random()}`,
+    authProvider: area === 'admin' ? createCustomerAuthProvider : createOperatorAuthProvider,
+  });
   const AreaApp = areaAdmin({
     area: made,
-    basename: `/${area}`,
-    authProvider,
-    icons: {},
     Dashboard: () => <div className="dashboard" />,
     Profile: () => <div className="profile" />,
   });

@@ -4,7 +4,7 @@ import { ApiError } from '../../src/api/errors';
 import { createCustomerAuthProvider } from '../../src/authProvider/customer';
 import { createOperatorAuthProvider } from '../../src/authProvider/operator';
 import { customerSession, operatorSession } from '../../src/authProvider/session';
-import { screensOf } from '../../src/screens/registry';
+import { screensOf } from './areas';
 
 function fakeApi(answers: Record<string, unknown>, token: () => string) {
   const calls: (Request & { token: string })[] = [];

@@ -3,7 +3,7 @@ import { HttpError } from 'ra-core';
 import type { HttpClient, Request } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
 import { createDataProvider } from '../../src/dataProvider';
-import { screensOf } from '../../src/screens/registry';
+import { screensOf } from './areas';
 import { messagesOf } from '../../src/i18n/areaTexts';
 
 /** A fake HTTP client: records every request and answers with the data the test gives. */

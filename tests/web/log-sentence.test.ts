@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messagesOf } from '../../src/i18n/areaTexts';
-import { logChanges, logSentence } from '../../src/log/sentence';
+import { logChanges, logSentence } from '../../src/accounts/activityLog/sentence';
+import { declarationsOf } from './areas';
 
 const translator = (locale: 'zh' | 'en') => {
   const messages = messagesOf(locale);
@@ -33,10 +34,17 @@ describe('the activity log as sentences', () => {
 
   it('When fields changed, then each reads with its label and formatted values', () => {
     const quota = { actor_type: 'customer', action: 'update', target_type: 'email', target_id: 5, before: { quota: 1024 ** 3, active: 1, name: 'Ann' }, after: { quota: 2 * 1024 ** 3, active: 0, name: 'Ann' } };
-    expect(logChanges(quota, 'en', translator('en'))).toEqual([
+    expect(logChanges(quota, declarationsOf('admin'), 'en', translator('en'))).toEqual([
       { field: 'quota', label: 'Quota', before: '1 GiB', after: '2 GiB' },
       { field: 'active', label: 'Active', before: 'Yes', after: 'No' },
     ]);
-    expect(logChanges(noteChanged, 'zh', translator('zh'))).toEqual([{ field: 'note', label: '备注', before: 'Shop', after: '（空）' }]);
+    expect(logChanges(noteChanged, declarationsOf('manage'), 'zh', translator('zh'))).toEqual([{ field: 'note', label: '备注', before: 'Shop', after: '（空）' }]);
+  });
+
+  it('When a record has no screen in the reader’s area, then its values still read by its declaration (the account for customers, team members for operators)', () => {
+    const verified = { actor_type: 'customer', action: 'verify', target_type: 'user', target_id: 9, before: { is_verified: 0 }, after: { is_verified: 1 } };
+    expect(logChanges(verified, declarationsOf('admin'), 'en', translator('en'))).toEqual([{ field: 'is_verified', label: 'Verified', before: 'No', after: 'Yes' }]);
+    const suspended = { actor_type: 'customer', action: 'update', target_type: 'team_member', target_id: 4, before: { status: 'active' }, after: { status: 'disabled' } };
+    expect(logChanges(suspended, declarationsOf('manage'), 'en', translator('en'))).toEqual([{ field: 'status', label: 'Status', before: 'Active', after: 'Disabled' }]);
   });
 });

@@ -1,19 +1,18 @@
 /**
  * Every text the app shows exists in both languages: react-admin's keys, the server's message
- * keys, every key our code uses, the names and field labels of every declared resource, and
- * the label of every choice of every enum field.
+ * keys, every key our code uses, the names and field labels of every resource an area shows,
+ * and the label of every choice of every enum field of the areas' declarations.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import englishMessages from 'ra-language-english';
 import { describe, expect, it } from 'vitest';
-import { resources } from '../../resources/index';
 import { serverMessages } from '../../resources/messages';
 import type { Locale } from '../../src/i18n';
 import { messagesOf } from '../../src/i18n/areaTexts';
 import { textsEn } from '../../src/i18n/texts-en';
 import { textsZh } from '../../src/i18n/texts-zh';
-import { screensOf } from '../../src/screens/registry';
+import { declarationsOf, screensOf } from './areas';
 
 type Tree = { [key: string]: Tree | string };
 const areas = ['admin', 'manage'] as const;
@@ -50,7 +49,7 @@ function keysUsedInSource(files = sourceFiles(path.resolve('src'))): string[] {
 function dynamicKeys(): string[] {
   const keys = ['app.dialog.title.warning', 'app.dialog.title.delete'];
   for (const feature of ['domains', 'mailboxes', 'aliases', 'storage']) keys.push(`app.index.features.${feature}.title`, `app.index.features.${feature}.text`);
-  for (const declaration of resources) {
+  for (const declaration of new Set(areas.flatMap(declarationsOf))) {
     for (const [name, field] of Object.entries(declaration.fields)) {
       if (field.kind === 'enum') for (const choice of field.choices ?? []) keys.push(`app.enum.${name}.${choice}`);
     }

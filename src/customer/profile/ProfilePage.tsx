@@ -6,7 +6,6 @@ import { UsernameCard } from './UsernameCard';
 import { PasswordCard } from '../../area/PasswordCard';
 import { EmailCard } from './EmailCard';
 import { StorageCard } from './StorageCard';
-// Shop.
 import { PointsCard } from '../../shop/PointsCard';
 
 export function ProfilePage() {

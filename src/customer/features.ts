@@ -1,0 +1,25 @@
+/** The customer area's features, in menu order. */
+import { activityLog, customers } from '../accounts';
+import type { AreaFeature } from '../area/features';
+import { aliasDomains, aliases, domains, mailboxes } from '../mail';
+import { buyStoragePage, orders, pointsLedger } from '../shop';
+import { storageBlocks } from '../storage';
+import { tickets } from '../support';
+import { teamInvitations, teamMembers } from '../team';
+
+export const customerFeatures: readonly AreaFeature[] = [
+  teamMembers,
+  teamInvitations,
+  activityLog,
+  domains,
+  mailboxes,
+  aliases,
+  aliasDomains,
+  storageBlocks,
+  orders,
+  pointsLedger,
+  tickets,
+  buyStoragePage,
+  // No screen here (the profile page is the account's own), but the activity log tells of the account's changes.
+  customers,
+];

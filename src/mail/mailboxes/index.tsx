@@ -1,0 +1,39 @@
+/** Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check buttons. */
+import MailIcon from '@mui/icons-material/Mail';
+import { mailbox } from '../../../resources/mailbox';
+import type { ScreenExtension, ScreenFeature } from '../../screens/screen';
+import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
+import { MailboxUsage } from './MailboxUsage';
+import { MailboxPanel } from './MailboxPanel';
+import { ClientSettings } from './ClientSettings';
+import { RecentlyDeletedLink } from '../deletedMailboxes';
+
+const mailboxScreens: ScreenExtension = {
+  representation: 'address_unicode',
+  columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
+  views: { used_bytes: MailboxUsage },
+  // The mail is kept for a while, restorable by operators.
+  deleteConfirm: 'app.mailbox.delete_confirm',
+  listTop: ({ screen }) => (screen.area === 'manage' ? <RecentlyDeletedLink /> : null),
+  // Operators reach recently deleted mailboxes from here also when none is left.
+  keepEmptyList: (area) => area === 'manage',
+  // The customer changes a password through update_password (its own button); operators in the form.
+  hiddenInputs: (area, mode) => (area === 'admin' && mode === 'update' ? ['password'] : []),
+  updatePanel: ({ screen }) => (
+    <>
+      <MailboxPanel />
+      <ClientSettings screen={screen} />
+    </>
+  ),
+  // A new mailbox opens on its page, which lists the mail-program settings.
+  afterCreate: (resource, id) => `/${resource}/update?id=${encodeURIComponent(String(id))}`,
+  updateActions: ({ screen }) =>
+    screen.area === 'admin' ? (
+      <>
+        <ChangePasswordButton />
+        <DeliveryCheckButton />
+      </>
+    ) : null,
+};
+
+export const mailboxes: ScreenFeature = { declaration: mailbox, extension: mailboxScreens, icon: MailIcon };
