@@ -94,6 +94,7 @@ export const serverMessagesEn = {
     one_line: 'Must be a single line',
     forbidden_name: 'This field name is not allowed',
     too_deep: 'Nested too deeply',
+    one_value: 'Give this parameter once, as one value (a list or an object as JSON text)',
     // Storage
     expiry_not_later: 'Choose a time after the current expiry (%{current}) and after now',
     // Support

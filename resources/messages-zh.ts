@@ -96,6 +96,7 @@ export const serverMessagesZh: ServerMessages = {
     one_line: '只能是一行',
     forbidden_name: '不允许使用此字段名',
     too_deep: '嵌套层级过深',
+    one_value: '此参数只能给出一次，且只能是一个值（列表或对象请以 JSON 文本给出）',
     // Storage
     expiry_not_later: '请选择晚于当前到期时间（%{current}）且晚于现在的时间',
     // Support
