@@ -20,7 +20,7 @@ import type { CallContext } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
 import { type WriteContext } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
-import { daysAgo, now, nowMs } from '../core/time.js';
+import { daysAgo, now, nowMs, timeText } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { DeletedMailboxState } from '../db/schema.js';
 import { defineJob } from '../core/jobs.js';
@@ -36,9 +36,6 @@ export const purgeMailboxJob = defineJob<{ deletedMailboxId: number }>({
   retryDelaySeconds: 60,
   handler: ({ deletedMailboxId }, { services }) => purgeDeletedMailbox(services, deletedMailboxId),
 });
-
-/** "2026-01-08 14:30 UTC": a time in a message, the same in both languages. */
-const timeText = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * Records the mailbox (or every mailbox of a customer being deleted) as deleted, and queues the
