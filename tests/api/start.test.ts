@@ -71,8 +71,13 @@ function schemaVersion(): number {
 it('When started again with nothing to migrate, then the database schema is untouched, so that Postfix and Dovecot keep their prepared lookups', async () => {
   const before = schemaVersion();
   const server = await startServer();
-  expect(schemaVersion()).toBe(before);
-  expect(await server.stop()).toBe(0);
+  let running: number;
+  try {
+    running = schemaVersion();
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+  expect(running).toBe(before);
   expect(schemaVersion()).toBe(before);
 });
 
