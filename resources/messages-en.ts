@@ -94,6 +94,7 @@ export const serverMessagesEn = {
     one_line: 'Must be a single line',
     forbidden_name: 'This field name is not allowed',
     too_deep: 'Nested too deeply',
+    one_value: 'Give this parameter once, as one value (a list or an object as JSON text)',
     // Storage
     expiry_not_later: 'Choose a time after the current expiry (%{current}) and after now',
     // Support
@@ -121,11 +122,19 @@ export const serverMessagesEn = {
   // Shop (products, promotions, orders, payment, points).
   shop: {
     unknown_product: 'No such product on sale',
-    unknown_code: 'This promotion code does not apply here (unknown, used up, over, or not for this product)',
+    unknown_code: 'There is no such promotion code',
+    // Why a promotion code that exists gives nothing here
+    code_not_for_product: 'This promotion code is not for this product',
+    code_not_started: 'This promotion code can be used from %{starts_text}',
+    code_ended: 'This promotion code ended on %{ended_text}',
+    code_used_up: 'This promotion code has been used up',
+    code_used_up_by_you: 'You have used this promotion code as often as it allows (%{limit} times)',
+    code_first_order_only: 'This promotion code is for a first order only',
     points_by_card_only: 'Points top-ups are paid by card',
     not_renewable: 'Not one of your blocks of this product\'s size',
     not_for_storage: 'Storage products grant no points',
     not_for_points: 'Points products have no storage size or period',
+    price_above_card_limit: 'At most %{max_text}: card payment takes no larger amount in %{currency}',
     window_ends_before_start: 'The end must come after the start',
     points_not_zero: 'Give a number of points other than zero',
     card_unavailable: 'Card payment is not offered here. Pay with points, or ask the provider.',

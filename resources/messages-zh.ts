@@ -96,6 +96,7 @@ export const serverMessagesZh: ServerMessages = {
     one_line: '只能是一行',
     forbidden_name: '不允许使用此字段名',
     too_deep: '嵌套层级过深',
+    one_value: '此参数只能给出一次，且只能是一个值（列表或对象请以 JSON 文本给出）',
     // Storage
     expiry_not_later: '请选择晚于当前到期时间（%{current}）且晚于现在的时间',
     // Support
@@ -123,11 +124,18 @@ export const serverMessagesZh: ServerMessages = {
   // Shop (products, promotions, orders, payment, points).
   shop: {
     unknown_product: '没有在售的该商品',
-    unknown_code: '该优惠码在此不可用（不存在、已用完、已结束或不适用于该商品）',
+    unknown_code: '没有这个优惠码',
+    code_not_for_product: '该优惠码不适用于此商品',
+    code_not_started: '该优惠码自 %{starts_text} 起可用',
+    code_ended: '该优惠码已于 %{ended_text} 结束',
+    code_used_up: '该优惠码已被用完',
+    code_used_up_by_you: '您使用该优惠码的次数已达上限（%{limit} 次）',
+    code_first_order_only: '该优惠码仅限首单使用',
     points_by_card_only: '积分充值只能用银行卡支付',
     not_renewable: '不是您名下与该商品容量相同的存储空间',
     not_for_storage: '存储商品不赠送积分',
     not_for_points: '积分商品没有存储容量和期限',
+    price_above_card_limit: '最多 %{max_text}：银行卡支付不接受以 %{currency} 计的更高金额',
     window_ends_before_start: '结束时间必须晚于开始时间',
     points_not_zero: '积分数量不能为零',
     card_unavailable: '此处不提供银行卡支付。请使用积分支付，或联系服务商。',

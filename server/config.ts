@@ -58,6 +58,8 @@ export interface Config {
   mailboxDeleteGraceDays: number;
   /** After the grace period the mail is removed, or moved to <mail-dir>/.archive (MAILBOX_DELETE_MODE). */
   mailboxDeleteMode: 'remove' | 'archive';
+  /** Days a deleted mailbox's record is kept once its mail is removed or archived, or it was restored (DELETED_MAILBOX_RETENTION_DAYS). */
+  deletedMailboxRetentionDays: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDir: path.resolve(env.MAIL_DIR || '/var/vmail'),
     mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
     mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),
+    deletedMailboxRetentionDays: intOf(env.DELETED_MAILBOX_RETENTION_DAYS, 90),
   };
 }
 

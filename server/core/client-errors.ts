@@ -42,7 +42,7 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
 }
 
 /** Headers every answer carries, also those written before Fastify sees a request. */
-export const baseHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+export const baseHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
 /**
  * Errors of the HTTP parser itself (request line or headers over Node's maxHeaderSize, broken

@@ -28,7 +28,7 @@ export const contentSecurityPolicy = [
 /**
  * An answer under /api/ is data (JSON, or a file to download), never a document a browser
  * renders with our pages' scripts: it needs no sources at all, only what stops sniffing,
- * framing and caching (OWASP's REST headers). Fewer and shorter headers on every call.
+ * framing, referrers and caching (OWASP's REST headers). Fewer and shorter headers on every call.
  */
 export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
 
@@ -39,7 +39,7 @@ export function securityHeaders(app: FastifyInstance, publicUrl: string) {
     'content-security-policy': contentSecurityPolicy,
     'x-content-type-options': baseHeaders['x-content-type-options'],
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': baseHeaders['referrer-policy'],
     'cross-origin-opener-policy': 'same-origin',
     ...transport,
   };
@@ -48,6 +48,8 @@ export function securityHeaders(app: FastifyInstance, publicUrl: string) {
     'content-security-policy': apiContentSecurityPolicy,
     'x-content-type-options': baseHeaders['x-content-type-options'],
     'x-frame-options': 'DENY',
+    // An answer opened in a browser (an attachment, the OpenAPI description) names no API URL, ids in it, to a link followed from it.
+    'referrer-policy': baseHeaders['referrer-policy'],
     'cache-control': baseHeaders['cache-control'],
     ...transport,
   };

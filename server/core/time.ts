@@ -11,6 +11,8 @@ export const inMinutes = (minutes: number, from = nowMs()) => new Date(from + mi
 export const inSeconds = (seconds: number, from = nowMs()) => new Date(from + seconds * 1000).toISOString();
 export const DAY_MS = 86_400_000;
 export const daysAgo = (days: number, from = nowMs()) => new Date(from - days * DAY_MS).toISOString();
+/** "2026-01-08 14:30 UTC": a time in a message or an e-mail, the same in both languages. */
+export const timeText = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** Tests only: moves this process's clock forward (or back) by `ms`. */
 export function moveClock(ms: number) {

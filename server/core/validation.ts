@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { hasUnsafeCharacters, UNSAFE_TEXT } from '../../resources/text.js';
 import { AppError, type FieldErrors } from './errors.js';
+import { multipleValues, type ParsedQuery } from './query-string.js';
 
 /** The value the client sent at a problem's path (coercion hides a missing value from zod's issue). */
 function sentAt(input: unknown, path: PropertyKey[]): unknown {
@@ -76,6 +77,8 @@ function refuseUnsafe(value: unknown, path: string[], errors: FieldErrors, depth
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const refused: FieldErrors = Object.create(null);
   refuseUnsafe(input, [], refused);
+  // A query string's parameter given twice or as a list (query-string.ts): refused as POST bodies refuse [1].
+  for (const name of (input as ParsedQuery | undefined)?.[multipleValues] ?? []) if (!Object.hasOwn(refused, name)) refused[name] = { message: 'validation.one_value' };
   if (Object.keys(refused).length > 0) throw new AppError('validation', 'error.validation', undefined, refused);
   // No body at all is an empty one; a JSON null is not an object and is refused like any other non-object.
   const result = schema.safeParse(input === undefined ? {} : input);

@@ -86,6 +86,8 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): D
   sqlite.pragma('synchronous = NORMAL');
   // Fresh planner statistics (which also give unfiltered lists their estimated totals),
   // bounded so that opening a large database stays quick (SQLite's advice for long-lived connections).
+  // It rewrites rows of sqlite_stat1/4, which a migration made (0016): the schema, on which
+  // Postfix's and Dovecot's prepared lookups depend, changes only when a migration runs.
   sqlite.pragma('analysis_limit = 1000');
   sqlite.pragma('optimize = 0x10002');
   // Reads outside transactions on a second connection (server/db/sqlite-driver.ts).

@@ -15,6 +15,7 @@ import { teamInvitations } from './migrations/0012_team_invitations.js';
 import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 import { orderNumber } from './migrations/0014_order_number.js';
 import { mailboxAllocation } from './migrations/0015_mailbox_allocation.js';
+import { plannerStatistics } from './migrations/0016_planner_statistics.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0013_mailbox_deletion': mailboxDeletion(dialect),
     '0014_order_number': orderNumber(dialect),
     '0015_mailbox_allocation': mailboxAllocation(),
+    '0016_planner_statistics': plannerStatistics(dialect),
   };
 }
 

@@ -17,7 +17,7 @@ import { domainBehaviour } from './domain.js';
 import { domainDnsCalls } from './domain-calls.js';
 import { mailboxBehaviour } from './mailbox.js';
 import { mailboxCalls } from './mailbox-calls.js';
-import { purgeMailboxJob } from './mailbox-deletion.js';
+import { forgetFinishedDeletions, purgeMailboxJob } from './mailbox-deletion.js';
 
 export const mail = defineCapability({
   name: 'mail',
@@ -31,4 +31,8 @@ export const mail = defineCapability({
   calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls],
   routes: registerMailClientConfig,
   jobs: [purgeMailboxJob],
+  housekeeping: [
+    // Deleted mailboxes' records, DELETED_MAILBOX_RETENTION_DAYS after their mail went or they were restored.
+    forgetFinishedDeletions,
+  ],
 });

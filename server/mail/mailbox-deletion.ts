@@ -4,12 +4,15 @@
  * deleted_mailbox row keeps what restoring it needs, and a job queued in the same transaction
  * removes (or archives) its home directory when the grace period ends. Until then an operator
  * can restore it, and the address stays reserved: a new mailbox of that address would get the
- * same home directory, and read the old mail.
+ * same home directory, and read the old mail. Once its mail is gone (or it was restored), the
+ * record is kept DELETED_MAILBOX_RETENTION_DAYS for support's questions, then housekeeping
+ * removes it.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { archivedHome, mailboxHome } from '../../deploy/mail-store.js';
 import { formatBytes } from '../../resources/bytes.js';
+import { deletedMailbox as deletedMailboxResource } from '../../resources/deleted_mailbox.js';
 import { mailbox as mailboxResource } from '../../resources/mailbox.js';
 import { actorForLog } from '../core/actor.js';
 import { audit, systemOrigin } from '../core/audit.js';
@@ -17,7 +20,7 @@ import type { CallContext } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
 import { type WriteContext } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
-import { now, nowMs } from '../core/time.js';
+import { daysAgo, now, nowMs, timeText } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { DeletedMailboxState } from '../db/schema.js';
 import { defineJob } from '../core/jobs.js';
@@ -33,9 +36,6 @@ export const purgeMailboxJob = defineJob<{ deletedMailboxId: number }>({
   retryDelaySeconds: 60,
   handler: ({ deletedMailboxId }, { services }) => purgeDeletedMailbox(services, deletedMailboxId),
 });
-
-/** "2026-01-08 14:30 UTC": a time in a message, the same in both languages. */
-const timeText = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
  * Records the mailbox (or every mailbox of a customer being deleted) as deleted, and queues the
@@ -235,4 +235,36 @@ export async function purgeDeletedMailbox(services: Services, id: number) {
       after: { address_unicode: row.address_unicode, outcome },
     });
   });
+}
+
+/** The states of a deleted mailbox whose story is over: its mail removed or archived, or the mailbox restored. */
+const finishedStates: DeletedMailboxState[] = ['purged', 'archived', 'restored'];
+const forgetBatch = 500;
+
+/**
+ * Housekeeping: records finished longer ago than DELETED_MAILBOX_RETENTION_DAYS go, each logged
+ * as the system deleting it (with where an archive lies, which only the record said). Pending
+ * and purging ones never: their mail is still on disk and their address reserved.
+ */
+export async function forgetFinishedDeletions({ db, config }: Services) {
+  const cutoff = daysAgo(config.deletedMailboxRetentionDays);
+  for (;;) {
+    const due = await db.selectFrom('deleted_mailbox').select('id').where('state', 'in', finishedStates).where('finished_at', '<', cutoff).orderBy('id').limit(forgetBatch).execute();
+    if (due.length === 0) return;
+    await db.transaction().execute(async (trx) => {
+      // Logged as deleted only what this run deleted (another instance's run may have been first).
+      const removed = await trx
+        .deleteFrom('deleted_mailbox')
+        .where('id', 'in', due.map((row) => row.id))
+        .where('state', 'in', finishedStates)
+        .returning(['id', 'owner_id', 'address_unicode', 'state', 'deleted_at', 'finished_at', 'archive_path'])
+        .execute();
+      const origin = systemOrigin('housekeeping');
+      // In id order: PostgreSQL returns deleted rows in no fixed order.
+      for (const { id, owner_id, ...record } of removed.sort((x, y) => Number(x.id) - Number(y.id))) {
+        await audit(trx, origin, { action: 'delete', targetType: deletedMailboxResource.name, targetId: id, userId: owner_id, before: record });
+      }
+    });
+    if (due.length < forgetBatch) return;
+  }
 }

@@ -7,6 +7,7 @@ import type { Offer } from '../../resources/shop.js';
 import type { Db } from '../db/index.js';
 import type { ActivityRow, ProductRow } from '../db/schema.js';
 import { fieldError } from '../core/errors.js';
+import { timeText } from '../core/time.js';
 import type { Selectable } from 'kysely';
 
 type Product = Pick<Selectable<ProductRow>, 'id' | 'price'>;
@@ -41,9 +42,9 @@ async function runningFor(db: Db, productIds: number[], at: string, code?: strin
     .execute();
 }
 
-/** Whether a customer may still use a promotion (per-customer limit, first order only). */
-async function customerMayUse(db: Db, activity: Activity, customerId: number | undefined): Promise<boolean> {
-  if (customerId === undefined) return true;
+/** Why a customer may not use a promotion any more (per-customer limit, first order only), or null when they may. */
+async function customerRefusal(db: Db, activity: Activity, customerId: number | undefined): Promise<CodeRefusal | null> {
+  if (customerId === undefined) return null;
   if (activity.per_customer_limit > 0) {
     const used = await db
       .selectFrom('activity_use')
@@ -52,7 +53,7 @@ async function customerMayUse(db: Db, activity: Activity, customerId: number | u
       .where('owner_id', '=', customerId)
       .where('released_at', 'is', null)
       .executeTakeFirstOrThrow();
-    if (Number(used.n) >= activity.per_customer_limit) return false;
+    if (Number(used.n) >= activity.per_customer_limit) return { key: 'shop.code_used_up_by_you', params: { limit: activity.per_customer_limit } };
   }
   if (activity.first_order_only) {
     const earlier = await db
@@ -61,14 +62,35 @@ async function customerMayUse(db: Db, activity: Activity, customerId: number | u
       .where('owner_id', '=', customerId)
       .where('status', 'in', ['pending_payment', 'paid', 'fulfilled', 'refunded'])
       .executeTakeFirst();
-    if (earlier) return false;
+    if (earlier) return { key: 'shop.code_first_order_only' };
   }
-  return true;
+  return null;
+}
+
+interface CodeRefusal {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Why a typed code gives nothing here, as the customer can act on it: no such code, not for
+ * these products, not started yet, over, used up (by everyone, or by this customer as often as
+ * allowed), or for a first order only.
+ */
+async function codeRefusal(db: Db, code: string, productIds: number[], at: string, customerId: number | undefined): Promise<CodeRefusal> {
+  const activity = await db.selectFrom('activity').selectAll().where('code', '=', code).executeTakeFirst();
+  if (!activity) return { key: 'shop.unknown_code' };
+  const forThese = productIds.length > 0 && (await db.selectFrom('activity_product').select('product_id').where('activity_id', '=', activity.id).where('product_id', 'in', productIds).executeTakeFirst());
+  if (!forThese) return { key: 'shop.code_not_for_product' };
+  if (activity.ended_early_at !== null || activity.ends_at <= at) return { key: 'shop.code_ended', params: { ended: activity.ended_early_at ?? activity.ends_at, ended_text: timeText(activity.ended_early_at ?? activity.ends_at) } };
+  if (activity.starts_at > at) return { key: 'shop.code_not_started', params: { starts: activity.starts_at, starts_text: timeText(activity.starts_at) } };
+  if (activity.total_limit > 0 && activity.used_count >= activity.total_limit) return { key: 'shop.code_used_up' };
+  return (await customerRefusal(db, { ...activity, value: Number(activity.value) }, customerId)) ?? { key: 'shop.unknown_code' };
 }
 
 const better = (a: Offer, b: Offer) => (a.discount !== b.discount ? a.discount > b.discount : a.bonus_points > b.bonus_points);
 
-/** Today's offer for each product; a code nobody can use here is refused (field `code`). */
+/** Today's offer for each product; a code that gives nothing here is refused, saying why (field `code`). */
 export async function offersFor(
   db: Db,
   products: Product[],
@@ -81,13 +103,16 @@ export async function offersFor(
   let codeUsable = false;
   for (const row of await runningFor(db, products.map((p) => p.id), options.at, code)) {
     const activity = { ...row, value: Number(row.value) } as Activity & { product_id: number };
-    if (!(await customerMayUse(db, activity, options.customerId))) continue;
+    if (await customerRefusal(db, activity, options.customerId)) continue;
     if (code && activity.code === code) codeUsable = true;
     const current = offers.get(Number(activity.product_id))!;
     const { discount, bonus_points } = applyPromotion(current.price, activity);
     const candidate: Offer = { price: current.price, discount, amount: current.price - discount, bonus_points, activity_id: Number(activity.id) };
     if (better(candidate, current)) offers.set(Number(activity.product_id), candidate);
   }
-  if (code && !codeUsable) throw fieldError('code', 'shop.unknown_code');
+  if (code && !codeUsable) {
+    const { key, params } = await codeRefusal(db, code, products.map((p) => Number(p.id)), options.at, options.customerId);
+    throw fieldError('code', key, params);
+  }
   return offers;
 }

@@ -112,7 +112,7 @@ export const shopCalls = [
     path: '/api/admin/product/list',
     auth: 'customer',
     tag: 'admin/product',
-    summary: 'Visible products with the price this customer pays today (promotions they may still use); `code` tries a promotion code (refused with shop.unknown_code when it applies to none of them).',
+    summary: 'Visible products with the price this customer pays today (promotions they may still use); `code` tries a promotion code; one that gives nothing is refused saying why (shop.unknown_code, code_not_for_product, code_not_started, code_ended, code_used_up, code_used_up_by_you, code_first_order_only).',
     input: shopListInput.extend({ code: z.string().trim().max(32).optional() }),
     handler: (params, ctx) => visibleProducts(ctx.services.db, params, ctx, ctx.actor.customerId),
   }),
@@ -138,7 +138,7 @@ export const shopCalls = [
     allow: (actor) => actor.isOwner,
     tag: 'admin/order',
     summary:
-      'Order a visible product at today\'s price (optional promotion code; renew_storage_id extends that block instead of adding one). pay_with points pays and fulfils at once; card and later leave it pending_payment, to be paid with create_payment_checkouturl or pay_points before pay_before.',
+      'Order a visible product at today\'s price (optional promotion code, refused saying why it gives nothing, as product/list does; renew_storage_id extends that block instead of adding one). pay_with points pays and fulfils at once; card and later leave it pending_payment, to be paid with create_payment_checkouturl or pay_points before pay_before.',
     input: z.object({
       product_id: z.number().int().min(1),
       pay_with: z.enum(['points', 'card', 'later']).default('later'),

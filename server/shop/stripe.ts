@@ -27,6 +27,19 @@ export function stripeOf(config: Config): Stripe | undefined {
   return client;
 }
 
+/**
+ * Currencies whose largest Stripe charge is not the usual eight digits (docs.stripe.com/currencies,
+ * "Minimum and maximum charge amounts"): none of those the shop is set up for so far.
+ */
+const largestChargeOf: Readonly<Record<string, number>> = {};
+
+/**
+ * The largest amount Stripe takes in one charge, in the minor unit of the shop's currency
+ * (SHOP_CURRENCY): "up to eight digits" (Stripe's API reference, `amount`), 99,999,999, e.g.
+ * USD 999,999.99 or CNY 999,999.99. The one place this limit is known.
+ */
+export const largestCardCharge = (currency: string): number => largestChargeOf[currency.toUpperCase()] ?? 99_999_999;
+
 /** Stripe's smallest and largest session lifetimes (30 minutes, 24 hours). */
 const MIN_SESSION_SECONDS = 30 * 60 + 60;
 const MAX_SESSION_SECONDS = 24 * 3600 - 60;

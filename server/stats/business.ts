@@ -4,7 +4,8 @@
  * refund, a ledger row, a customer registered), read by index range over that day's rows,
  * so a day's figures never change once it has ended. The stats.daily schedule stores them in
  * stat_daily; the dashboard reads the summary, and today live. Capacity (sold, handed out,
- * used) is a snapshot the schedule takes, since it sums whole tables.
+ * used) is a snapshot the schedule takes, since it sums whole tables (the dashboard takes
+ * one when today has none yet, and when an operator asks to refresh).
  *
  * Revenue is money received by card (points payments spend a balance bought or granted
  * earlier; they show as points spent), minus card refunds on the day they were made.
@@ -117,16 +118,21 @@ export async function refreshSummary(db: Db, backfillDays = 400): Promise<number
     const figures = await dayFigures(db, day);
     const final = day < today;
     const snapshot = day === today ? await capacitySnapshot(db) : [];
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('stat_daily').where('day', '=', day).where('metric', 'in', [...eventMetrics, ...(snapshot.length ? snapshot.map((f) => f.metric) : [])]).execute();
-      const rows = [...figures, ...snapshot, ...(final ? [{ metric: FINAL, dim: '', value: 1 }] : [])].map((f) => ({ day, ...f }));
-      // Two runs at once write the same rows: the second's are the same figures.
-      for (let i = 0; i < rows.length; i += 200) {
-        await trx.insertInto('stat_daily').values(rows.slice(i, i + 200)).onConflict((oc) => oc.columns(['day', 'metric', 'dim']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') }))).execute();
-      }
-    });
+    await storeDay(db, day, [...eventMetrics, ...snapshot.map((f) => f.metric)], [...figures, ...snapshot, ...(final ? [{ metric: FINAL, dim: '', value: 1 }] : [])]);
   }
   return days;
+}
+
+/** A day's rows of these metrics replaced by `figures`, in one transaction. */
+async function storeDay(db: Db, day: string, metrics: string[], figures: Figure[]) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('stat_daily').where('day', '=', day).where('metric', 'in', metrics).execute();
+    const rows = figures.map((f) => ({ day, ...f }));
+    // Two runs at once write the same rows: the second's are the same figures.
+    for (let i = 0; i < rows.length; i += 200) {
+      await trx.insertInto('stat_daily').values(rows.slice(i, i + 200)).onConflict((oc) => oc.columns(['day', 'metric', 'dim']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') }))).execute();
+    }
+  });
 }
 
 export type Period = '30d' | '12m';
@@ -164,8 +170,22 @@ export async function periodFigures(db: Db, period: Period, source: 'summary' | 
   return [...stored.map((r) => ({ ...r, value: Number(r.value) })), ...today.map((f) => ({ day: to, ...f }))];
 }
 
-/** The newest capacity snapshot the schedule took. */
-export async function latestCapacity(db: Db) {
+/**
+ * Today's capacity snapshot, taken now when there is none yet: a fresh database, the minutes of
+ * a day before the hourly schedule runs, or schedules turned off. Taken when the dashboard first
+ * asks rather than at start-up: it sums whole tables, which a start should not wait for, and
+ * only the dashboard reads it.
+ */
+export async function todaysCapacity(db: Db) {
+  const latest = await latestCapacity(db);
+  if (latest && latest.as_of.slice(0, 10) === dayOf(nowMs())) return latest;
+  const snapshot = await capacitySnapshot(db);
+  await storeDay(db, dayOf(nowMs()), snapshot.map((f) => f.metric), snapshot);
+  return latestCapacity(db);
+}
+
+/** The newest capacity snapshot. */
+async function latestCapacity(db: Db) {
   const latest = await db.selectFrom('stat_daily').select('day').where('metric', '=', 'capacity_at').orderBy('day', 'desc').limit(1).executeTakeFirst();
   if (!latest) return null;
   const rows = await db.selectFrom('stat_daily').select(['metric', 'value']).where('day', '=', latest.day).where('metric', 'like', 'capacity_%').execute();

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { nowMs } from '../core/time.js';
 import type { Services } from '../core/services.js';
 import { customersOverCapacity } from '../storage/expiry.js';
-import { latestCapacity, periodDays, periodFigures, type Period } from './business.js';
+import { periodDays, periodFigures, todaysCapacity, type Period } from './business.js';
 
 const DAY_MS = 86_400_000;
 /** Points given away (operator grants, promotion bonuses) and bought (top-ups). */
@@ -14,7 +14,7 @@ export async function businessReport(services: Pick<Services, 'db' | 'config'>, 
   const { buckets, bucketOf } = periodDays(period);
   const [rows, capacity, renewals, nextRenewals, pendingNow, overCapacity] = await Promise.all([
     periodFigures(db, period, source),
-    latestCapacity(db),
+    todaysCapacity(db),
     db
       .selectFrom('storage')
       .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(size), 0)`.as('bytes')])

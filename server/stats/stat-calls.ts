@@ -1,10 +1,11 @@
 /** /api/manage/index/stat: the operator dashboard's figures. */
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { staff } from '../../resources/define.js';
+import { fieldSchema, staff } from '../../resources/define.js';
 import { defineCall } from '../core/calls.js';
 import { daysAgo } from '../core/time.js';
 import { ticketFigures } from '../support/stats.js';
+import { refreshSummary } from './business.js';
 import { businessReport } from './report.js';
 
 export const statCalls = [
@@ -14,11 +15,12 @@ export const statCalls = [
     auth: 'operator',
     tag: 'manage/index',
     roles: staff,
-    summary: 'Overall figures: customers, guest messages and outgoing mail, in total and over the last 7 days; `business` (period 30d by day or 12m by month, UTC days): revenue (card payments minus card refunds, by the day each happened), orders reaching each status, new and paying customers, top products, points granted/bought/spent/refunded, capacity sold/granted/handed out/used (hourly snapshot), renewals due in 30 days, customers over capacity, mail sent and failed — read from the daily summary the stats.daily schedule keeps, today from the base tables; `tickets` (open, active, unassigned, waiting longest, median first response this week).',
+    summary: 'Overall figures: customers, guest messages and outgoing mail, in total and over the last 7 days; `business` (period 30d by day or 12m by month, UTC days): revenue (card payments minus card refunds, by the day each happened), orders reaching each status, new and paying customers, top products, points granted/bought/spent/refunded, capacity sold/granted/handed out/used (hourly snapshot, taken at once when today has none yet), renewals due in 30 days, customers over capacity, mail sent and failed — read from the daily summary the stats.daily schedule keeps, today from the base tables; `refresh`: true brings the summary up to date first, as the schedule does (days since the last one made final, and a new capacity snapshot); `tickets` (open, active, unassigned, waiting longest, median first response this week).',
     // The period of the `business` figures: 30 days by day, or 12 months by month.
-    input: z.object({ period: z.enum(['30d', '12m']).default('30d') }),
-    async handler({ period }, ctx) {
+    input: z.object({ period: z.enum(['30d', '12m']).default('30d'), refresh: fieldSchema({ kind: 'boolean' }).default(0) }),
+    async handler({ period, refresh }, ctx) {
       const { db } = ctx.services;
+      if (refresh) await refreshSummary(db);
       const weekAgo = daysAgo(7);
       const count = sql<number>`count(*)`;
       const [customers, newCustomers, verified, guestMessages, newGuestMessages, mail] = await Promise.all([

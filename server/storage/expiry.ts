@@ -16,7 +16,7 @@
 import { formatBytes } from '../../resources/bytes.js';
 import type { Locale } from '../../resources/customer.js';
 import { capacityOf } from './capacity.js';
-import { now } from '../core/time.js';
+import { now, timeText } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { Services } from '../core/services.js';
 
@@ -99,7 +99,7 @@ export async function sendNotice(services: Pick<Services, 'db' | 'dialect' | 'co
     const params: Record<string, string | number> = {
       size: formatBytes(block.size),
       label: block.label ? `"${block.label}" ` : '',
-      expires_on: `${block.expires_at.slice(0, 16).replace('T', ' ')} UTC`,
+      expires_on: timeText(block.expires_at),
       days: Math.ceil(left / DAY_MS),
     };
     if (capacity) Object.assign(params, { capacity: formatBytes(capacity.capacity), allocated: formatBytes(capacity.allocated), shortfall: formatBytes(shortfall) });

@@ -104,8 +104,8 @@ function postBattery(properties: Record<string, any>, required: string[]): [stri
 const rawQueryValues = ['%00', 'a%E2%80%AEb', 'a%E2%80%8Bb', '%ED%A0%80', '%FF', '%', '%zz'];
 
 /** Malformed query strings of a GET call with these declared parameters (`url` is the query string as sent). */
-function getBattery(parameters: { name: string; schema: any }[]): [string, Sent & { url?: string }][] {
-  const battery: [string, Sent & { url?: string }][] = [
+function getBattery(parameters: { name: string; schema: any }[]): [string, Sent & { url?: string; oneValue?: string }][] {
+  const battery: [string, Sent & { url?: string; oneValue?: string }][] = [
     ['__proto__ parameter', { url: '__proto__=x&constructor=y' }],
     ['__proto__[polluted] parameter', { url: '__proto__%5Bpolluted%5D=1' }],
   ];
@@ -113,7 +113,10 @@ function getBattery(parameters: { name: string; schema: any }[]): [string, Sent 
     const strings = [...unsafeStrings.filter((v) => !/[\uD800-\uDFFF]/.test(v)).slice(0, 3), ...wrongFor(schema).filter((v): v is string => typeof v === 'string'), 'x'.repeat(20_000)];
     for (const value of strings) battery.push([`${name} = ${JSON.stringify(value).slice(0, 40)}`, { url: `${name}=${encodeURIComponent(value)}` }]);
     for (const value of rawQueryValues) battery.push([`${name} = ${value}`, { url: `${name}=${value}` }]);
-    battery.push([`${name} twice`, { url: `${name}=1&${name}=2` }]);
+    // Given more than once, or in a list or object form: refused with the parameter named, never read as one of its values.
+    for (const url of [`${name}=1&${name}=2`, `${name}=1&${name}=1`, `${name}[]=1`, `${name}[0]=1`, `${name}[]=1&${name}[]=1`, `${name}[a]=1`, `${name}=1&${name}[]=1`]) {
+      battery.push([`${name} as ${url}`, { url, oneValue: name }]);
+    }
   }
   return battery;
 }
@@ -127,6 +130,7 @@ describe('every served call refuses malformed input with a 4xxxx envelope and ch
   it('When each call gets its battery as the caller it is meant for, then every answer is a 4xxxx envelope and no row changes', async () => {
     const failures: string[] = [];
     let sent = 0;
+    const oneValueChecked = new Set<string>();
     for (const call of t.calls) {
       const operation = document.paths[call.path][call.method.toLowerCase()];
       const token = tokens[call.auth as keyof typeof tokens];
@@ -143,19 +147,24 @@ describe('every served call refuses malformed input with a 4xxxx envelope and ch
           ...(input.payload !== undefined ? { payload: input.payload } : {}),
         });
         sent++;
-        let body: { code?: number; data?: unknown; message?: unknown } = {};
+        const oneValue = 'oneValue' in input ? (input.oneValue as string | undefined) : undefined;
+        if (oneValue) oneValueChecked.add(call.path);
+        let body: { code?: number; data?: unknown; message?: unknown; errors?: Record<string, { message: string }> } = {};
         try {
           body = response.json();
         } catch {
           /* not JSON: reported below */
         }
         const ok = typeof body.code === 'number' && body.code >= 40000 && body.code < 50000 && body.data === null && typeof body.message === 'string' && response.statusCode >= 400 && response.statusCode < 500;
-        if (!ok) failures.push(`${call.method} ${call.path} [${what}] → ${response.statusCode} ${response.body.slice(0, 160)}`);
+        const named = !oneValue || body.errors?.[oneValue]?.message === 'validation.one_value';
+        if (!ok || !named) failures.push(`${call.method} ${call.path} [${what}] → ${response.statusCode} ${response.body.slice(0, 160)}`);
       }
       const after = await snapshot();
       if (after !== before) failures.push(`${call.method} ${call.path}: rows changed`);
     }
     expect(sent).toBeGreaterThan(2500);
+    // Every GET call, each of its parameters given twice and in list and object forms.
+    expect(oneValueChecked.size).toBe(t.calls.filter((call) => call.method === 'GET').length);
     expect(failures).toEqual([]);
   }, 600_000);
 });

@@ -119,3 +119,33 @@ describe('index/stat business figures', () => {
     expect((await t.post('/api/manage/index/stat', { period: 'week' }, { token: root })).code).toBe(40000);
   });
 });
+
+describe('capacity on a fresh database', () => {
+  it('When the dashboard is opened before the hourly summary ever ran, then it shows capacity figures of today; refresh takes them again at once', async () => {
+    setClock();
+    const fresh = await startTestApp();
+    try {
+      const mail = mailFixtures(fresh);
+      const root = await mail.operator();
+      const capacity = async (body: Record<string, unknown> = {}) => (await fresh.post('/api/manage/index/stat', body, { token: root })).data.business.capacity;
+      const customer = await signUpCustomer(fresh);
+      await mail.grant(customer.id, GiB);
+      const domain = await mail.activeDomain(customer);
+      await mail.mailbox(customer.token, domain.id, 'info', { quota: 10 * MiB });
+
+      const first = await capacity();
+      expect(first).toMatchObject({ sold: 0, granted: GiB, allocated: 10 * MiB, used: 0 });
+      expect(first.as_of.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+
+      // Within the hour the snapshot stands; refresh takes it again now.
+      await mail.grant(customer.id, GiB);
+      expect(await capacity()).toEqual(first);
+      const refreshed = await capacity({ refresh: true });
+      expect(refreshed).toMatchObject({ granted: 2 * GiB, allocated: 10 * MiB });
+      expect(refreshed.as_of >= first.as_of).toBe(true);
+      expect(await capacity()).toEqual(refreshed);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -68,6 +68,16 @@ describe('Thunderbird autoconfig', () => {
       expect(reply.body).toBe('Not Found');
     }
   });
+
+  it('When the address is given twice or as a list, then no address is read from it: a bare 404, not a crash', async () => {
+    const address = encodeURIComponent(box.address);
+    for (const query of [`emailaddress=${address}&emailaddress=${address}`, `emailaddress[]=${address}`]) {
+      for (const url of [`/.well-known/autoconfig/mail/config-v1.1.xml?${query}`, `/autodiscover/autodiscover.xml?${query}`]) {
+        const reply = await raw('GET', url);
+        expect({ url, status: reply.statusCode, body: reply.body }).toEqual({ url, status: 404, body: 'Not Found' });
+      }
+    }
+  });
 });
 
 describe('Outlook autodiscover', () => {

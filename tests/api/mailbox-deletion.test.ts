@@ -276,3 +276,79 @@ describe('with MAILBOX_DELETE_MODE=archive and no grace period', () => {
     expect(await t.services.db.selectFrom('deleted_mailbox').select(['state', 'outcome']).where('mailbox_id', '=', empty.id).executeTakeFirstOrThrow()).toEqual({ state: 'purged', outcome: 'nothing_on_disk' });
   });
 });
+
+describe('records of deleted mailboxes, kept DELETED_MAILBOX_RETENTION_DAYS (90 by default) after their story ends', () => {
+  let t: TestApp;
+  let mailDir: string;
+  let mail: ReturnType<typeof mailFixtures>;
+  let root: string;
+  let day = 0;
+  beforeAll(async () => {
+    // A grace period longer than the retention: a record can be pending for more than 90 days.
+    ({ t, mailDir, mail } = await appWithStore({ MAILBOX_DELETE_GRACE_DAYS: '200' }));
+    root = await operatorLogin(t);
+  });
+  afterAll(async () => {
+    t.resetClock();
+    await t.close();
+    fs.rmSync(mailDir, { recursive: true, force: true });
+  });
+
+  /** Business time moves on to `target` days (and a minute) after the test began; due jobs run. */
+  async function toDay(target: number) {
+    await t.moveClock((target - day) * DAY + 60_000);
+    day = target + 60_000 / DAY;
+    await t.services.jobs.drain();
+  }
+  const recordOf = (id: number) => t.get('/api/manage/deleted_email/get', { id }, { token: root });
+
+  it('When housekeeping runs, then a record 91 days after its mail was removed (or it was restored) is gone and logged, one 89 days after stays, and a pending or purging one stays however old', async () => {
+    const customer = await signUpCustomer(t);
+    await mail.grant(customer.id, GiB);
+    const domain = await mail.activeDomain(customer);
+    const [a, b, p, r] = [await mail.mailbox(customer.token, domain.id, 'a'), await mail.mailbox(customer.token, domain.id, 'b'), await mail.mailbox(customer.token, domain.id, 'p'), await mail.mailbox(customer.token, domain.id, 'r')];
+    const remove = async (box: { id: number }) => {
+      expect((await t.post('/api/admin/email/delete', { id: box.id }, { token: customer.token })).code).toBe(0);
+      return Number((await t.services.db.selectFrom('deleted_mailbox').select('id').where('mailbox_id', '=', box.id).executeTakeFirstOrThrow()).id);
+    };
+    storeMail(mailDir, a.address);
+    const [aId, rId] = [await remove(a), await remove(r)];
+    await toDay(2);
+    const bId = await remove(b);
+    await toDay(100);
+    const pId = await remove(p);
+    await toDay(199);
+    expect((await t.post('/api/manage/deleted_email/restore', { id: rId }, { token: root })).code).toBe(0);
+    await toDay(200);
+    expect((await recordOf(aId)).data).toMatchObject({ state: 'purged', outcome: 'removed' });
+    await toDay(202);
+    expect((await recordOf(bId)).data).toMatchObject({ state: 'purged' });
+
+    // Day 291: a's mail went 91 days ago, r came back 92 days ago, b's mail went 89 days ago; p was deleted 191 days ago and is still restorable.
+    await toDay(291);
+    await t.services.jobs.runSchedule('housekeeping');
+    expect(await recordOf(aId)).toMatchObject({ code: 40400 });
+    expect(await recordOf(rId)).toMatchObject({ code: 40400 });
+    expect(await recordOf(bId)).toMatchObject({ code: 0, data: { state: 'purged', address: b.address } });
+    expect(await recordOf(pId)).toMatchObject({ code: 0, data: { state: 'pending', address: p.address } });
+    const pending = await t.post('/api/manage/deleted_email/list', { filter: { state: 'pending' } }, { token: root });
+    expect(pending.data.list.map((row: { id: number }) => row.id)).toEqual([pId]);
+    // The restored mailbox itself is untouched.
+    expect(await t.get('/api/admin/email/get', { id: r.id }, { token: customer.token })).toMatchObject({ code: 0, data: { address: r.address } });
+
+    const log = await t.post('/api/manage/log/list', { filter: { target_type: 'deleted_email', action: 'delete' }, sort: 'id', order: 'asc' }, { token: root });
+    expect(log.data.list).toEqual([
+      expect.objectContaining({ actor_type: 'system', target_id: aId, user_id: customer.id, before: expect.objectContaining({ address_unicode: a.address_unicode, state: 'purged', archive_path: null }) }),
+      expect.objectContaining({ actor_type: 'system', target_id: rId, user_id: customer.id, before: expect.objectContaining({ address_unicode: r.address_unicode, state: 'restored' }) }),
+    ]);
+
+    // Two days on, b's record goes too; p, pending and then with its purge at work (a run cut short), still stays.
+    await toDay(293);
+    await t.services.jobs.runSchedule('housekeeping');
+    expect(await recordOf(bId)).toMatchObject({ code: 40400 });
+    await t.services.db.updateTable('deleted_mailbox').set({ state: 'purging' }).where('id', '=', pId).execute();
+    await t.services.jobs.runSchedule('housekeeping');
+    expect(await recordOf(pId)).toMatchObject({ code: 0, data: { state: 'purging' } });
+    expect((await t.post('/api/manage/log/list', { filter: { target_type: 'deleted_email' } }, { token: root })).data.total).toBe(3);
+  });
+});

@@ -115,6 +115,7 @@ describe('JSON, URL and headers', () => {
     expect(longQuery.status).toBe(431);
     expect(JSON.parse(longQuery.body)).toMatchObject({ code: 41300, message: 'error.too_large' });
     expect(longQuery.headers['x-content-type-options']).toBe('nosniff');
+    expect(longQuery.headers['referrer-policy']).toBe('no-referrer');
     const longHeader = await get('/api/manage/me/info', { 'x-padding': 'b'.repeat(17 * 1024) });
     expect(JSON.parse(longHeader.body)).toMatchObject({ code: 41300 });
   });

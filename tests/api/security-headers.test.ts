@@ -38,7 +38,7 @@ it('When a page of the web app is served (app, an area, a path it does not know)
   }
 });
 
-it('When a call is answered (data, refusal, unknown call, bad JSON), then it allows no sources at all, no framing and no sniffing', async () => {
+it('When a call is answered (data, refusal, unknown call, bad JSON), then it allows no sources at all, no framing, no sniffing and no referrer', async () => {
   const answers = [
     await t.app.inject({ method: 'POST', url: '/api/admin/me/info' }),
     await t.app.inject({ method: 'GET', url: '/api/nothing/here' }),
@@ -51,6 +51,7 @@ it('When a call is answered (data, refusal, unknown call, bad JSON), then it all
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['referrer-policy']).toBe('no-referrer');
     expect(answer.headers['strict-transport-security']).toBeUndefined();
   }
 });

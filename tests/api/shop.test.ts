@@ -75,6 +75,37 @@ describe('products', () => {
     expect((await t.post('/api/manage/product/update', { id: product.id, kind: 'points' }, { token: operator })).data.kind).toBe('storage');
     expect((await t.post('/api/manage/product/update', { id: product.id, points_granted: 5 }, { token: operator })).code).toBe(40000);
   });
+
+  it('When a product is priced above what card payment takes in the shop currency, then saving it is refused naming the limit, and nothing changes', async () => {
+    const operator = await shop.operator();
+    const before = await count('product');
+    // Stripe charges at most eight digits in the minor unit: CNY 999,999.99.
+    for (const body of [
+      { kind: 'storage', name_zh: '大', name_en: 'Huge', price: 100_000_000, storage_size: GiB },
+      { kind: 'points', name_zh: '积分', name_en: 'Points', price: 100_000_000, points_granted: 100 },
+    ]) {
+      for (const locale of ['en', 'zh'] as const) {
+        const reply = await t.post('/api/manage/product/create', body, { token: operator, locale });
+        expect(reply).toMatchObject({ status: 400, code: 40000, errors: { price: { message: 'shop.price_above_card_limit', params: { max: 99_999_999, currency: 'CNY' } } } });
+        expect(reply.errors!.price.params!.max_text).toContain('999,999.99');
+      }
+    }
+    expect(await count('product')).toBe(before);
+    const top = await shop.storageProduct({ price: 99_999_999 });
+    expect(top.price).toBe(99_999_999);
+    const raised = await t.post('/api/manage/product/update', { id: top.id, price: 100_000_000 }, { token: operator });
+    expect(raised).toMatchObject({ code: 40000, errors: { price: { message: 'shop.price_above_card_limit' } } });
+    expect((await t.get('/api/manage/product/get', { id: top.id }, { token: operator })).data.price).toBe(99_999_999);
+  });
+
+  it('When a product saved before the card limit is priced above it, then it can still be hidden or renamed, but not given another price above the limit', async () => {
+    const operator = await shop.operator();
+    const old = await shop.storageProduct();
+    await t.services.db.updateTable('product').set({ price: 500_000_000 }).where('id', '=', old.id).execute();
+    expect(await t.post('/api/manage/product/update', { id: old.id, visible: 0, name_en: 'Retired' }, { token: operator })).toMatchObject({ code: 0, data: { visible: 0, price: 500_000_000 } });
+    expect((await t.post('/api/manage/product/update', { id: old.id, price: 400_000_000 }, { token: operator })).code).toBe(40000);
+    expect(await t.post('/api/manage/product/update', { id: old.id, price: 90_000_000 }, { token: operator })).toMatchObject({ code: 0, data: { price: 90_000_000 } });
+  });
 });
 
 describe('promotions', () => {
@@ -143,6 +174,49 @@ describe('promotions', () => {
     expect(await count('activity')).toBe(before);
     await shop.promotion([product.id], { code: 'ONCE' });
     expect((await t.post('/api/manage/activity/create', { ...base, code: 'once' }, { token: operator })).errors).toMatchObject({ code: { message: 'validation.taken' } });
+  });
+
+  it('When a typed code gives nothing (used up, over, not started, used as often as allowed, first orders only, another product, no such code), then the product list and the order both say which, and nothing is ordered', async () => {
+    const product = await shop.storageProduct({ price: 1000 });
+    const another = await shop.storageProduct({ price: 1000 });
+    const operator = await shop.operator();
+    const tag = Math.random().toString(36).slice(2, 8).toUpperCase();
+    const code = (name: string) => `${name}-${tag}`;
+    const hour = 3600_000;
+    const [user, veteran] = [await signUpCustomer(t), await signUpCustomer(t)];
+    await shop.grantPoints(veteran.id, 10_000);
+
+    await shop.promotion([product.id], { kind: 'amount', value: 100, code: code('USEDUP'), total_limit: 1 });
+    await shop.order((await signUpCustomer(t)).token, { product_id: product.id, code: code('USEDUP') });
+    const ended = await shop.promotion([product.id], { kind: 'amount', value: 100, code: code('ENDED') });
+    await t.post('/api/manage/activity/end', { id: ended.id }, { token: operator });
+    const startsAt = new Date(Date.now() + 24 * hour).toISOString();
+    await shop.promotion([product.id], { kind: 'amount', value: 100, code: code('SOON'), starts_at: startsAt, ends_at: new Date(Date.now() + 48 * hour).toISOString() });
+    await shop.promotion([product.id], { kind: 'amount', value: 100, code: code('ONCE'), per_customer_limit: 1 });
+    await shop.order(veteran.token, { product_id: product.id, code: code('ONCE'), pay_with: 'points' });
+    await shop.promotion([product.id], { kind: 'amount', value: 100, code: code('FIRST'), first_order_only: 1 });
+    await shop.promotion([another.id], { kind: 'amount', value: 100, code: code('OTHER') });
+
+    const cases: [string, string, string, Record<string, unknown>?][] = [
+      [user.token, code('USEDUP'), 'shop.code_used_up'],
+      [user.token, code('ENDED'), 'shop.code_ended', { ended_text: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/) }],
+      [user.token, code('SOON'), 'shop.code_not_started', { starts: startsAt, starts_text: `${startsAt.slice(0, 16).replace('T', ' ')} UTC` }],
+      [veteran.token, code('ONCE'), 'shop.code_used_up_by_you', { limit: 1 }],
+      [veteran.token, code('FIRST'), 'shop.code_first_order_only'],
+      [user.token, `NOPE-${tag}`, 'shop.unknown_code'],
+    ];
+    const orders = await count('shop_order');
+    for (const [token, typed, message, params] of cases) {
+      const expected = { status: 400, code: 40000, errors: { code: { message, ...(params ? { params } : {}) } } };
+      expect({ typed, reply: await t.post('/api/admin/product/list', { code: typed.toLowerCase() }, { token }) }).toMatchObject({ typed, reply: expected });
+      expect({ typed, reply: await t.post('/api/admin/order/create', { product_id: product.id, code: typed }, { token }) }).toMatchObject({ typed, reply: expected });
+    }
+    // A code for another product: the order says so; the list, which shows that product too, applies it there.
+    expect(await t.post('/api/admin/order/create', { product_id: product.id, code: code('OTHER') }, { token: user.token })).toMatchObject({ code: 40000, errors: { code: { message: 'shop.code_not_for_product' } } });
+    expect((await t.post('/api/admin/product/list', { code: code('OTHER'), page_size: 100 }, { token: user.token })).data.list.find((p: { id: number }) => p.id === another.id).offer).toMatchObject({ discount: 100 });
+    expect(await count('shop_order')).toBe(orders);
+    // The same code still works for whoever may use it.
+    expect((await shop.order(user.token, { product_id: product.id, code: code('FIRST') })).discount).toBe(100);
   });
 
   it('When 50 orders race for a promotion with 10 uses, then exactly 10 get it; cancelled and expired orders give their use back', async () => {

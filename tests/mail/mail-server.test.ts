@@ -426,6 +426,20 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     }
   });
 
+  it('When the panel restarts, then the message sent right after it is accepted and delivered: the lookups Postfix and Dovecot prepared before still work', async () => {
+    const before = `before restart ${tag}`;
+    expect((await send(address('box1'), before)).accepted).toBe(true);
+    await readInbox(stack.ports.imap, address('box1'), before);
+    await stack.stopPanel();
+    await stack.startPanel();
+    const after = `after restart ${tag}`;
+    const sent = await send(address('box1'), after);
+    expect(sent, `${JSON.stringify(sent.replies)}\n${stack.logs()}`).toMatchObject({ accepted: true });
+    await readInbox(stack.ports.imap, address('box1'), after);
+    // Logins too: Dovecot's passdb lookup after the restart.
+    expect(await stack.doveadmAuth(address('box1'), PASSWORD)).toBe(true);
+  });
+
   it('When the panel process is stopped, then mail still flows', async () => {
     await stack.stopPanel();
     const subject = `panel down ${tag}`;

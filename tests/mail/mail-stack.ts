@@ -154,15 +154,21 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     MAIL_DIR: paths.mail,
     ...extraEnv,
   };
-  // umask 007: the database files the panel makes are shared with its group (deploy/README.md).
-  let panel: ChildProcess | undefined = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-  let panelErrors = '';
-  undo.push(() => panel?.kill('SIGTERM'));
-  panel.stderr!.on('data', (chunk) => (panelErrors += String(chunk)));
   const baseUrl = `http://127.0.0.1:${ports.panel}`;
-  await waitFor('the panel', async () => ((await fetch(`${baseUrl}/api/openapi.json`)).ok ? true : undefined), 90_000).catch((error) => {
-    throw new Error(`${error.message}\n${panelErrors}`);
-  });
+  let panel: ChildProcess | undefined;
+  let panelErrors = '';
+  /** The panel's process, as npm start runs it; answers once it serves. */
+  async function startPanel() {
+    // umask 007: the database files the panel makes are shared with its group (deploy/README.md).
+    const child = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    panel = child;
+    child.stderr!.on('data', (chunk) => (panelErrors += String(chunk)));
+    await waitFor('the panel', async () => ((await fetch(`${baseUrl}/api/openapi.json`)).ok ? true : undefined), 90_000).catch((error) => {
+      throw new Error(`${error.message}\n${panelErrors}`);
+    });
+  }
+  undo.push(() => panel?.kill('SIGTERM'));
+  await startPanel();
 
   const sqlitePath = path.join(paths.data, 'maildesk.sqlite');
   const db = backend === 'sqlite' ? `sqlite:${sqlitePath}` : databaseUrl!;
@@ -309,6 +315,11 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
         child.kill('SIGKILL');
         throw new Error(`the panel did not stop within 15 s of SIGTERM:\n${panelErrors}`);
       }
+    },
+    /** Starts the panel again on the same database (after stopPanel). */
+    async startPanel() {
+      if (panel) throw new Error('the panel is running');
+      await startPanel();
     },
     async close() {
       await this.stopPanel();
