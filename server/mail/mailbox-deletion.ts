@@ -20,7 +20,7 @@ import type { CallContext } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
 import { type WriteContext } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
-import { daysAgo, now, nowMs, timeText } from '../core/time.js';
+import { DAY_MS, daysAgo, now, nowMs, timeText } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { DeletedMailboxState } from '../db/schema.js';
 import { defineJob } from '../core/jobs.js';
@@ -28,7 +28,6 @@ import type { Services } from '../core/services.js';
 import { checkMailboxQuota } from '../storage/capacity.js';
 import { checkLimit } from './domain-of.js';
 
-const DAY_MS = 86_400_000;
 
 /** Removes or archives a deleted mailbox's mail once its grace period is over; nothing if it was restored. */
 export const purgeMailboxJob = defineJob<{ deletedMailboxId: number }>({

@@ -12,9 +12,8 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { now, nowMs } from '../core/time.js';
+import { DAY_MS, now, nowMs } from '../core/time.js';
 
-const DAY_MS = 86_400_000;
 export interface Figure {
   metric: string;
   dim: string;

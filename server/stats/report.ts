@@ -1,11 +1,10 @@
 /** index/stat's `business` figures: the summary of a period, shaped for the operator dashboard. */
 import { sql } from 'kysely';
-import { nowMs } from '../core/time.js';
+import { DAY_MS, nowMs } from '../core/time.js';
 import type { Services } from '../core/services.js';
 import { customersOverCapacity } from '../storage/expiry.js';
 import { periodDays, periodFigures, todaysCapacity, type Period } from './business.js';
 
-const DAY_MS = 86_400_000;
 /** Points given away (operator grants, promotion bonuses) and bought (top-ups). */
 const grantedReasons = ['grant', 'bonus'];
 

@@ -16,11 +16,10 @@
 import { formatBytes } from '../../resources/bytes.js';
 import type { Locale } from '../../resources/customer.js';
 import { capacityOf } from './capacity.js';
-import { now, timeText } from '../core/time.js';
+import { DAY_MS, now, timeText } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { Services } from '../core/services.js';
 
-const DAY_MS = 86_400_000;
 
 /** The next notice after `at`: the earliest reminder still ahead, else the expiry itself; none once expired. */
 export function nextNoticeAt(expiresAt: string | null, at: string, reminderDays: number[]): string | null {
