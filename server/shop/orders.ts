@@ -37,11 +37,14 @@ export async function createOrder(trx: Db, services: ShopServices, request: NewO
   if (request.renewStorageId) {
     const block = await trx
       .selectFrom('storage')
-      .select(['id', 'size'])
+      .select(['id', 'size', 'expires_at'])
       .where('id', '=', request.renewStorageId)
       .where('owner_id', '=', request.customerId)
       .executeTakeFirst();
-    if (product.kind !== 'storage' || !block || Number(block.size) !== Number(product.storage_size)) throw fieldError('renew_storage_id', 'shop.not_renewable');
+    // A block that never expires has nothing to renew: the order would be paid for nothing.
+    if (product.kind !== 'storage' || !block || block.expires_at === null || Number(block.size) !== Number(product.storage_size)) {
+      throw fieldError('renew_storage_id', 'shop.not_renewable');
+    }
   }
   // One customer's orders one at a time: per-customer limits and "first order" hold under concurrency.
   await lockCustomer(trx, dialect, request.customerId);

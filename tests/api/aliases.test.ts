@@ -60,7 +60,9 @@ describe('aliases', () => {
     await mail.alias(a.token, domainA.id, 'x@example.org', 'zz-last');
     const reply = await t.get('/api/admin/alias/list', { page: 1, page_size: 2, sort: 'address', order: 'desc', filter: { domain_id: domainA.id, active: 1 }, q: 'zz-' }, { token: a.token });
     expect(reply.data).toMatchObject({ total: 1, page: 1, page_size: 2, list: [{ address: `zz-last@${domainA.name}` }] });
-    expect((await t.get('/api/manage/alias/list', { filter: { owner_id: a.id } }, { token: await mail.operator() })).data.total).toBeGreaterThan(1);
+    const own = (await t.get('/api/admin/alias/list', { page_size: 100 }, { token: a.token })).data;
+    expect(own.total).toBeGreaterThan(1);
+    expect((await t.get('/api/manage/alias/list', { filter: { owner_id: a.id } }, { token: await mail.operator() })).data.total).toBe(own.total);
   });
 
   it("When customer B tries customer A's aliases, then B sees and changes nothing", async () => {

@@ -5,11 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../server/core/time.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { signUpCustomer, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, mailFixtures, MiB } from '../helpers/mail-fixtures.js';
-import { shopFixtures } from '../helpers/shop-fixtures.js';
-import { startStripeStandin, type StripeStandin } from '../helpers/stripe-standin.js';
+import { shopFixtures, startAppWithCards } from '../helpers/shop-fixtures.js';
 
 const DAY = 86_400_000;
 // A fixed future noon (sessions compare with the real clock, so business time only moves ahead).
@@ -17,20 +16,15 @@ const TODAY = Date.UTC(2027, 5, 15, 12);
 const YESTERDAY = TODAY - DAY;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+let app: Awaited<ReturnType<typeof startAppWithCards>>;
 let t: TestApp;
-let stripe: StripeStandin;
 beforeAll(async () => {
-  stripe = await startStripeStandin();
-  t = await startTestApp({ ...stripe.env, SESSION_IDLE_MINUTES: '10000000', SESSION_ABSOLUTE_HOURS: '1000000' });
-  stripe.setWebhook(async (payload, signature) => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/payment/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
-    return response.json();
-  });
+  app = await startAppWithCards({ SESSION_IDLE_MINUTES: '10000000', SESSION_ABSOLUTE_HOURS: '1000000' });
+  t = app.t;
 });
 afterAll(async () => {
   setClock();
-  await t.close();
-  await stripe.close();
+  await app.close();
 });
 
 describe('index/stat business figures', () => {
@@ -38,14 +32,7 @@ describe('index/stat business figures', () => {
     const shop = shopFixtures(t);
     const mail = mailFixtures(t);
     const root = await shop.operator();
-    const payByCard = async (customer: CustomerSession, productId: number) => {
-      const order = await shop.order(customer.token, { product_id: productId, pay_with: 'card' });
-      const checkout = await t.post('/api/admin/order/create_payment_checkouturl', { id: order.id }, { token: customer.token });
-      const paid = await fetch(checkout.data.url, { method: 'POST', redirect: 'manual' });
-      expect(paid.status).toBe(303);
-      await t.services.jobs.drain();
-      return order;
-    };
+    const payByCard = (customer: CustomerSession, productId: number) => shop.payByCard(customer.token, productId);
 
     // Yesterday: A and B register; A is granted 2,000 points and buys storage twice with
     // points at the promoted price (800); B buys storage and a 500-point top-up by card.

@@ -3,12 +3,13 @@
  * speaking Stripe's API, and notices are signed with the SDK's own test helper.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { signUpCustomer, type CustomerSession } from '../helpers/fixtures.js';
-import { expectLedgerMatchesBalances, GiB, shopFixtures } from '../helpers/shop-fixtures.js';
-import { startStripeStandin, type StandinSession, type StripeStandin } from '../helpers/stripe-standin.js';
+import { expectLedgerMatchesBalances, GiB, shopFixtures, startAppWithCards } from '../helpers/shop-fixtures.js';
+import type { StandinSession, StripeStandin } from '../helpers/stripe-standin.js';
 import { expireOverdueOrders } from '../../server/shop/expiry.js';
 
+let app: Awaited<ReturnType<typeof startAppWithCards>>;
 let t: TestApp;
 let stripe: StripeStandin;
 let shop: ReturnType<typeof shopFixtures>;
@@ -17,27 +18,15 @@ let shop: ReturnType<typeof shopFixtures>;
 const settle = () => t.services.jobs.drain();
 
 /** Posts a notice to the app exactly as Stripe does: raw JSON body, Stripe-Signature header. */
-async function post(payload: string, signature: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/payment/stripe/webhook',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-    payload,
-  });
-  return { status: response.statusCode, ...response.json() };
-}
+const post = (payload: string, signature: string) => app.webhook(payload, signature);
 
 beforeAll(async () => {
-  stripe = await startStripeStandin();
-  t = await startTestApp(stripe.env);
-  stripe.setWebhook(post);
+  app = await startAppWithCards();
+  ({ t, stripe } = app);
   shop = shopFixtures(t);
 });
 afterEach(() => expectLedgerMatchesBalances(t));
-afterAll(async () => {
-  await t.close();
-  await stripe.close();
-});
+afterAll(() => app.close());
 
 /** A customer's pending storage order with an open checkout session at the stand-in. */
 async function cardOrder(customer?: CustomerSession, product?: { id: number }) {

@@ -1,8 +1,9 @@
 /** Shop data made through the API, and the ledger invariant every points-changing test checks. */
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestApp } from './app.js';
+import { startTestApp, type TestApp } from './app.js';
 import { operatorLogin } from './fixtures.js';
+import { startStripeStandin } from './stripe-standin.js';
 
 export const MiB = 1024 ** 2;
 export const GiB = 1024 ** 3;
@@ -62,9 +63,50 @@ export function shopFixtures(t: TestApp) {
     async order(token: string, body: Record<string, unknown>) {
       return ok<any>(t.post('/api/admin/order/create', body, { token }), 'order');
     },
+    /**
+     * A card order paid on the checkout page (the app must take cards: startAppWithCards), its
+     * fulfilment job run as the worker would.
+     */
+    async payByCard(token: string, productId: number) {
+      const order = await ok<any>(t.post('/api/admin/order/create', { product_id: productId, pay_with: 'card' }, { token }), 'card order');
+      const checkout = await ok<any>(t.post('/api/admin/order/create_payment_checkouturl', { id: order.id }, { token }), 'checkout page');
+      const paid = await fetch(checkout.url, { method: 'POST', redirect: 'manual' });
+      if (paid.status !== 303) throw new Error(`paying on the checkout page failed: ${paid.status}`);
+      await t.services.jobs.drain();
+      return order;
+    },
+    /** The customer's points ledger as they read it, oldest first: [reason, delta, balance after]. */
+    async ledgerOf(token: string): Promise<[string, number, number][]> {
+      const reply = await ok<any>(t.post('/api/admin/points/list', { sort: 'id', order: 'asc', page_size: 100 }, { token }), 'points list');
+      return reply.list.map((e: { reason: string; delta: number; balance_after: number }) => [e.reason, e.delta, e.balance_after]);
+    },
     async balanceOf(userId: number): Promise<number> {
       const row = await t.services.db.selectFrom('user').select('points').where('id', '=', userId).executeTakeFirstOrThrow();
       return Number(row.points);
+    },
+  };
+}
+
+/**
+ * The app taking cards through the local Stripe stand-in, whose notices reach the app's webhook
+ * in-process, signed as Stripe signs them.
+ */
+export async function startAppWithCards(env: Record<string, string> = {}) {
+  const stripe = await startStripeStandin();
+  const t = await startTestApp({ ...stripe.env, ...env });
+  /** Posts a notice exactly as Stripe does: raw JSON body, Stripe-Signature header. */
+  const webhook = async (payload: string, signature: string) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/payment/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+    return { status: response.statusCode, ...response.json() };
+  };
+  stripe.setWebhook(webhook);
+  return {
+    t,
+    stripe,
+    webhook,
+    async close() {
+      await t.close();
+      await stripe.close();
     },
   };
 }
