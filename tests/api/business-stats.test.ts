@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setClock } from '../../server/core/time.js';
-import type { TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { signUpCustomer, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, mailFixtures, MiB } from '../helpers/mail-fixtures.js';
 import { shopFixtures, startAppWithCards } from '../helpers/shop-fixtures.js';
