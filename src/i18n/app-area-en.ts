@@ -16,6 +16,13 @@ export const appAreaEn = {
       storage_max: 'Largest mailbox quota',
       verified: 'E-mail verified',
     },
+    menu: {
+      customers: 'Customer accounts',
+      mail: 'Mail',
+      shop: 'Shop',
+      support: 'Support',
+      system: 'System',
+    },
     stat: {
       title: 'Overview',
       customers: 'Customers',

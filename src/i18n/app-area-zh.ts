@@ -18,6 +18,13 @@ export const appAreaZh: AppAreaMessages = {
       storage_max: '单个邮箱最大容量',
       verified: '邮箱已验证',
     },
+    menu: {
+      customers: '客户',
+      mail: '邮件服务',
+      shop: '商城',
+      support: '客服',
+      system: '系统',
+    },
     stat: {
       title: '概览',
       customers: '用户数',

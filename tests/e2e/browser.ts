@@ -116,6 +116,13 @@ export async function operatorSignIn(page: Page) {
   await page.waitForURL(/\/manage$/);
 }
 
+/** Opens an entry of a grouped side menu (the operators'): its group's title first, when the group is closed. */
+export async function openMenuEntry(page: Page, group: string, entry: string) {
+  const title = page.getByRole('menuitem', { name: group, exact: true });
+  if ((await title.getAttribute('aria-expanded')) !== 'true') await title.click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
+
 /** Signs in on /login with a password. */
 export async function customerSignIn(page: Page, email: string, password: string) {
   await page.goto('/login');
