@@ -58,10 +58,9 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
   const every = buckets.length > 12 ? 5 : 2;
   const tickLabelInterval = (_value: unknown, index: number) => (buckets.length - 1 - index) % every === 0;
   const xAxis = [{ scaleType: 'band' as const, data: buckets, valueFormatter: bucketLabel, tickLabelInterval, height: 30 }];
-  // Counts are whole: ticks on whole numbers, every one labelled (the library's own choice, by
-  // measuring the labels, left them all out on the orders' bars and the capacity's columns).
-  const showAll = () => true;
-  const countAxis = { tickMinStep: 1, tickNumber: 5, tickLabelInterval: showAll, valueFormatter: (v: number) => number(v) };
+  // Counts are whole: ticks on whole numbers. A horizontal axis needs 30 px for its labels: at the
+  // default height the library shortens them to nothing (the orders' numbers, the capacity's names).
+  const countAxis = { tickMinStep: 1, tickNumber: 5, valueFormatter: (v: number) => number(v) };
   const statuses = Object.entries(business.orders_by_status).sort(([, a], [, b]) => b - a);
   const capacity = business.capacity;
 
@@ -134,7 +133,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
               {
                 scaleType: 'band',
                 data: [translate('app.business.capacity_sold'), translate('app.business.capacity_granted'), translate('app.business.capacity_allocated'), translate('app.business.capacity_used')],
-                tickLabelInterval: showAll,
+                height: 30,
               },
             ]}
             yAxis={[{ valueFormatter: (v: number) => formatBytes(v), width: 80 }]}
