@@ -12,6 +12,7 @@ import { sendLog, emailTemplates } from '../outbox';
 import { orders, pointsLedger, products, promotions } from '../shop';
 import { storageBlocks } from '../storage';
 import { cannedReplies, guestMessages, tickets } from '../support';
+import { mailServerPage } from './MailServerPage';
 import { teamInvitations, teamMembers } from '../team';
 
 export const operatorFeatures: readonly AreaEntry[] = [
@@ -25,5 +26,5 @@ export const operatorFeatures: readonly AreaEntry[] = [
   { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains] },
   { group: 'shop', label: 'app.menu.shop', icon: StorefrontIcon, features: [products, promotions, orders, pointsLedger] },
   { group: 'support', label: 'app.menu.support', icon: SupportAgentIcon, features: [tickets, cannedReplies, guestMessages] },
-  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, emailTemplates, sendLog, jobsPage] },
+  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, mailServerPage, emailTemplates, sendLog, jobsPage] },
 ];
