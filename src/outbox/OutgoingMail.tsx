@@ -3,16 +3,17 @@
  * and a test message through it whose fate (sent, or the SMTP server's error) is read back from
  * the send log, as the operator's first steps read it.
  */
+import SendIcon from '@mui/icons-material/Send';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { useGetList, useLocaleState, useNotify, usePermissions, useTranslate, type RaRecord } from 'react-admin';
+import { email, Form, required, SaveButton, SelectInput, TextInput, useGetList, useLocaleState, useNotify, usePermissions, useTranslate, type RaRecord } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { locales } from '../../resources/customer';
+import { submitCall } from '../area/formCall';
+import { inlineErrorsOnly } from '../area/forms';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 
@@ -53,39 +54,24 @@ export function testMessageOutcome(last: TestMessage | undefined): [string, Reco
 
 function TestMessageForm({ onSent }: { onSent: () => void }) {
   const call = useAreaCall();
-  const translate = useTranslate();
   const notify = useNotify();
   const [locale] = useLocaleState();
-  const [to, setTo] = useState('');
-  const [language, setLanguage] = useState(locale);
-  const [busy, setBusy] = useState(false);
-  const send = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      await call('POST', 'outbox/send_test', { to, locale: language });
-      notify('app.mail_setup.test_queued', { type: 'info' });
-      onSent();
-    } catch {
-      // The WARNING alert has said why (an address that is not one).
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = ({ to, locale: language }: Record<string, unknown>) =>
+    submitCall(
+      () => call('POST', 'outbox/send_test', { to, locale: language }),
+      () => {
+        notify('app.mail_setup.test_queued', { type: 'info' });
+        onSent();
+      },
+    );
   return (
-    <Box component="form" onSubmit={send} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 1 }} className="test-message-form">
-      <TextField size="small" type="email" required name="test_to" label={translate('app.mail_setup.test_to')} value={to} onChange={(e) => setTo(e.target.value)} sx={{ flex: '1 1 220px' }} />
-      <TextField size="small" select name="test_locale" label={translate('app.mail_setup.test_language')} value={language} onChange={(e) => setLanguage(e.target.value)} sx={{ width: 140 }}>
-        {['zh', 'en'].map((l) => (
-          <MenuItem key={l} value={l}>
-            {translate(`app.enum.locale.${l}`)}
-          </MenuItem>
-        ))}
-      </TextField>
-      <Button type="submit" variant="contained" disabled={busy || !to} className="test-message-send">
-        {translate('app.mail_setup.test_send')}
-      </Button>
-    </Box>
+    <Form {...inlineErrorsOnly} onSubmit={send} defaultValues={{ locale }} className="test-message-form">
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1, alignItems: 'flex-start' }}>
+        <TextInput source="to" type="email" label="app.mail_setup.test_to" validate={[required(), email()]} sx={{ flex: '1 1 220px' }} />
+        <SelectInput source="locale" label="app.mail_setup.test_language" choices={locales.map((l) => ({ id: l, name: `app.enum.locale.${l}` }))} validate={required()} sx={{ width: 140 }} />
+        <SaveButton label="app.mail_setup.test_send" icon={<SendIcon />} alwaysEnable className="test-message-send" sx={{ mt: 1 }} />
+      </Box>
+    </Form>
   );
 }
 

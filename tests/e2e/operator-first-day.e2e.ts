@@ -117,7 +117,7 @@ describe('the operator’s first day', () => {
     await step(page, 'mail').locator('.step-go').click();
     await page.waitForURL(/\/manage\/mail_server$/);
     await expect(page.locator('.outgoing-mail .outgoing-smtp').textContent()).resolves.toContain(`127.0.0.1:${sink.port}`);
-    await page.locator('input[name=test_to]').fill('ops@example.com');
+    await page.locator('.test-message-form input[name=to]').fill('ops@example.com');
     await page.locator('.test-message-send').click();
     await page.locator('.test-outcome.test-sent').waitFor();
     expect(sink.received.some((m) => m.includes('To: ops@example.com'))).toBe(true);
