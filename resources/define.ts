@@ -143,6 +143,9 @@ export function wholeNumber(min: number, max: number) {
 /** The one id schema of every call: a positive whole number. */
 export const idSchema = wholeNumber(1, MAX_ID);
 
+/** An e-mail address as written: trimmed, lower case. */
+export const emailAddress = z.string().trim().toLowerCase().max(254).pipe(z.email());
+
 /** The written value's schema for a field, derived from its kind when not given. */
 export function fieldSchema(field: Field): z.ZodType {
   if (field.schema) return field.schema;
@@ -152,7 +155,7 @@ export function fieldSchema(field: Field): z.ZodType {
     case 'longtext':
       return longText(field.min ?? 0, field.max ?? 100_000);
     case 'email':
-      return z.string().trim().toLowerCase().max(254).pipe(z.email());
+      return emailAddress;
     case 'password':
       return z.string().min(field.min ?? 8).max(field.max ?? 128);
     case 'integer':

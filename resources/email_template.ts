@@ -23,6 +23,8 @@ export const templateKeys = [
   'guest_reply',
   // Team-member invitations: the link, or (for an address with an account) a notice instead
   'team_invitation', 'team_invitation_exists',
+  // Operators checking the outgoing-mail settings
+  'test_message',
 ] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 

@@ -26,8 +26,8 @@ export interface MailPayload {
 }
 
 export interface Mailer {
-  /** Records the message (pending) in the send log within `db` and enqueues its sending. */
-  send(db: Db, mail: TemplateMail): Promise<void>;
+  /** Records the message (pending) in the send log within `db` and enqueues its sending; the send log entry's id. */
+  send(db: Db, mail: TemplateMail): Promise<number>;
   /** The sending job's work: one try at sending one message (the last try marks it failed). */
   deliver(payload: MailPayload, attempt: { finalAttempt: boolean }): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
+import type { Area } from '../../resources/define.js';
 import type { Config } from '../config.js';
 import type { DomainRow } from '../db/schema.js';
 // Mail-client discovery records: autoconfig/autodiscover CNAMEs and SRV records.
@@ -56,6 +57,15 @@ export function mailHostnameProblem(hostname: string): 'ip' | 'not_a_name' | und
   return undefined;
 }
 
+/**
+ * While MAIL_HOSTNAME cannot be an MX (unset, an address, not a public name), the MX and SPF
+ * records are left out: operators are told what to configure, customers that they follow.
+ */
+export function mailServerNotice(hostname: string, area: Area) {
+  if (!mailHostnameProblem(hostname)) return null;
+  return area === 'manage' ? { message: 'dns.mail_hostname_invalid', params: { hostname } } : { message: 'dns.mail_server_pending', params: {} };
+}
+
 /** Records that name the mail server (MX, SPF) are left out while MAIL_HOSTNAME cannot work. */
 export function expectedRecords(domain: DomainKeys, mailHostname: string): ExpectedRecord[] {
   const serverReady = !mailHostnameProblem(mailHostname);
@@ -84,7 +94,8 @@ export function resolverFor(config: Pick<Config, 'dnsServers'>) {
   return resolver;
 }
 
-const absent = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+/** Resolver errors that mean DNS has no such record (rather than no answer). */
+export const absent = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.trim().split('=').map((s) => s.trim())).filter((p) => p.length >= 2).map(([k, ...v]) => [k.toLowerCase(), v.join('=')]));
 
 /** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */

@@ -9,7 +9,7 @@ import { idInput } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
 import { now } from '../core/time.js';
 import { dkimKeyPair, selectorOf } from './dkim.js';
-import { checkRecords, mailHostnameProblem, verificationHost, verificationValue } from './dns-records.js';
+import { checkRecords, mailServerNotice, verificationHost, verificationValue } from './dns-records.js';
 
 async function domainRow(ctx: CallContext, area: Area, id: number, db = ctx.services.db) {
   const visible = await findVisible(domainResource, area, ctx, id, db);
@@ -20,18 +20,7 @@ async function dnsView(ctx: CallContext, area: Area, id: number) {
   const domain = await domainRow(ctx, area, id);
   const records = await checkRecords(domain, ctx.services.config);
   const { name, name_unicode, status, verified_at } = domain;
-  return { domain: { id: domain.id, name, name_unicode, status, verified_at }, records, checked_at: now(), notice: mailServerNotice(ctx, area) };
-}
-
-/**
- * While MAIL_HOSTNAME cannot be an MX (unset, an address, not a public name), the MX and SPF
- * records are left out: operators are told what to configure, customers that they follow.
- */
-function mailServerNotice(ctx: CallContext, area: Area) {
-  const hostname = ctx.services.config.mailHostname;
-  const problem = mailHostnameProblem(hostname);
-  if (!problem) return null;
-  return area === 'manage' ? { message: 'dns.mail_hostname_invalid', params: { hostname } } : { message: 'dns.mail_server_pending', params: {} };
+  return { domain: { id: domain.id, name, name_unicode, status, verified_at }, records, checked_at: now(), notice: mailServerNotice(ctx.services.config.mailHostname, area) };
 }
 
 /** Looks the verification record up now; when it is there, the domain becomes active. */

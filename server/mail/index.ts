@@ -1,7 +1,8 @@
 /**
  * Hosted mail: domains (DNS records, proof of ownership, DKIM keys), mailboxes, aliases and
  * alias domains, which Postfix and Dovecot read straight from the database; deleting and
- * restoring mailboxes; the settings mail programs need, and their automatic configuration.
+ * restoring mailboxes; the settings mail programs need, and their automatic configuration; the
+ * mail server the domains point at, for operators.
  */
 import { alias } from '../../resources/alias.js';
 import { aliasDomain } from '../../resources/alias_domain.js';
@@ -17,6 +18,7 @@ import { domainBehaviour } from './domain.js';
 import { domainDnsCalls } from './domain-calls.js';
 import { mailboxBehaviour } from './mailbox.js';
 import { mailboxCalls } from './mailbox-calls.js';
+import { mailServerCalls } from './mail-server-calls.js';
 import { forgetFinishedDeletions, purgeMailboxJob } from './mailbox-deletion.js';
 
 export const mail = defineCapability({
@@ -28,7 +30,7 @@ export const mail = defineCapability({
     { declaration: alias, behaviour: aliasBehaviour },
     { declaration: aliasDomain, behaviour: aliasDomainBehaviour },
   ],
-  calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls],
+  calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls, ...mailServerCalls],
   routes: registerMailClientConfig,
   jobs: [purgeMailboxJob],
   housekeeping: [

@@ -194,4 +194,15 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n{{inviter}} 邀请 {{email}} 以团队成员身份加入其 Maildesk 账户。该邮箱已有 Maildesk 账户，因此无法用它接受邀请，也没有做任何更改。\n\n如果您想加入，请让 {{inviter}} 邀请您的其他邮箱。您可以在 {{url}}/login 登录现有账户，或在 {{url}}/forgot_password 重置密码。\n\n如果您不认识 {{inviter}}，无需任何操作。\n\nMaildesk',
     },
   },
+  // Operators checking the outgoing-mail settings
+  test_message: {
+    en: {
+      subject: 'Maildesk test message',
+      body: 'Hello,\n\nThis is a test message from the Maildesk panel at {{url}}, sent by the operator {{operator}} to check the outgoing mail.\n\nSender: {{from}}\nSent through: {{server}}\n\nIf it reached you, customers receive their codes and notices the same way.\n\nMaildesk',
+    },
+    zh: {
+      subject: 'Maildesk 测试邮件',
+      body: '您好：\n\n这是 Maildesk 面板（{{url}}）的测试邮件，由管理员 {{operator}} 发送，用于检查发信设置。\n\n发件人：{{from}}\n发送方式：{{server}}\n\n如果您收到了这封邮件，客户的验证码和通知也会这样送达。\n\nMaildesk',
+    },
+  },
 };

@@ -84,6 +84,7 @@ export function createMailer(db: Db, jobs: Jobs, config: Pick<Config, 'smtpUrl' 
         .executeTakeFirstOrThrow();
       const messageId = `<${crypto.randomUUID()}@${fromHost}>`;
       await jobs.enqueue(into, mailSendJob, { sendLogId: Number(id), key: mail.key, locale: mail.locale, to: mail.to, params: mail.params, messageId });
+      return Number(id);
     },
 
     async deliver(payload, attempt) {

@@ -1,21 +1,44 @@
-/** The side menu of an area: its dashboard, its profile page, then its features in their order (the screens that have a list, and its pages). */
+/**
+ * The side menu of an area: its dashboard, its profile page, then its features in their order
+ * (the screens that have a list, and its pages), in the menu groups the area's list gives.
+ */
 import PersonIcon from '@mui/icons-material/Person';
-import { Menu, useBasename } from 'react-admin';
-import type { Screen } from '../screens/screen';
-import { isPage, type AreaPage } from './features';
+import { Menu, useBasename, useLocation } from 'react-admin';
+import { AreaMenuGroup } from './AreaMenuGroup';
+import { isGroup, isPage, type MenuEntry, type MenuGroup } from './features';
 
-export function areaMenu(entries: readonly (Screen | AreaPage)[]) {
+const pathOf = (basename: string, entry: MenuEntry) => `${basename}/${isPage(entry) ? entry.path : entry.name}`;
+
+function EntryItem({ entry }: { entry: MenuEntry }) {
+  const basename = useBasename();
+  if (!isPage(entry)) return entry.config.list ? <Menu.ResourceItem name={entry.name} /> : null;
+  const { label, icon: Icon } = entry;
+  return <Menu.Item to={pathOf(basename, entry)} primaryText={label} leftIcon={<Icon />} />;
+}
+
+export function areaMenu(entries: readonly (MenuEntry | MenuGroup)[]) {
   return function AreaMenu() {
     const basename = useBasename();
+    const { pathname } = useLocation();
+    const shows = (entry: MenuEntry) => {
+      const path = pathOf(basename, entry);
+      return pathname === path || pathname.startsWith(`${path}/`);
+    };
     return (
       <Menu>
         <Menu.DashboardItem />
         <Menu.Item to={`${basename}/profile`} primaryText="app.nav.profile" leftIcon={<PersonIcon />} />
-        {entries.map((entry) => {
-          if (!isPage(entry)) return entry.config.list ? <Menu.ResourceItem key={entry.name} name={entry.name} /> : null;
-          const { path, label, icon: Icon } = entry;
-          return <Menu.Item key={path} to={`${basename}/${path}`} primaryText={label} leftIcon={<Icon />} />;
-        })}
+        {entries.map((entry) =>
+          isGroup(entry) ? (
+            <AreaMenuGroup key={entry.group} group={entry} holdsPageShown={entry.entries.some(shows)}>
+              {entry.entries.map((inGroup) => (
+                <EntryItem key={pathOf(basename, inGroup)} entry={inGroup} />
+              ))}
+            </AreaMenuGroup>
+          ) : (
+            <EntryItem key={pathOf(basename, entry)} entry={entry} />
+          ),
+        )}
       </Menu>
     );
   };

@@ -10,12 +10,12 @@ import type { AuthProviderOptions } from '../authProvider/sessionAuth';
 import { createDataProvider } from '../dataProvider';
 import { translate } from '../i18n';
 import { createI18nProvider } from '../i18n/areaTexts';
-import { areaContents, type AreaFeature } from './features';
+import { areaContents, type AreaEntry } from './features';
 
 export function createArea(options: {
   area: Area;
-  /** In menu order. */
-  features: readonly AreaFeature[];
+  /** In menu order, optionally in the menu's groups. */
+  features: readonly AreaEntry[];
   api: HttpClient;
   publicApi: HttpClient;
   storePrefix: string;

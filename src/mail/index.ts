@@ -1,6 +1,7 @@
-/** Mail: domains, mailboxes (and those deleted), aliases and alias domains. */
+/** Mail: domains, mailboxes (and those deleted), aliases and alias domains; the mail server they point at. */
 export { aliasDomains } from './aliasDomains';
 export { aliases } from './aliases';
 export { deletedMailboxes } from './deletedMailboxes';
 export { domains } from './domains';
 export { mailboxes } from './mailboxes';
+export { MailServerCard, mailServerGap, mailServerReady, useMailServer } from './mailServer/MailServerCard';

@@ -1,5 +1,6 @@
 /** A resource's list, derived from its declaration: columns, sorting, filters, search, paging on the server. */
-import { CreateButton, DataTable, FilterButton, List, TopToolbar, useCanAccess, type RaRecord } from 'react-admin';
+import { CreateButton, DataTable, FilterButton, TopToolbar, useCanAccess, type RaRecord } from 'react-admin';
+import { ListPage } from './ListPage';
 import { ListPagination } from './ListPagination';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import EditIcon from '@mui/icons-material/Edit';
@@ -80,7 +81,7 @@ export function ScreenList({ screen }: { screen: Screen }) {
   const rowClick = (id: RaRecord['id']) => (extension.viewPage && pages.view ? paths.view(id) : canEdit ? paths.update(id) : pages.view ? paths.view(id) : false);
 
   return (
-    <List
+    <ListPage
       sort={{ field: sort.field, order: sort.order === 'asc' ? 'ASC' : 'DESC' }}
       filters={filters}
       perPage={20}
@@ -105,6 +106,6 @@ export function ScreenList({ screen }: { screen: Screen }) {
           <DataTable.Col label=" " render={(record) => <RowButtons record={record as RaRecord} screen={screen} canEdit={canEdit} canDelete={canDelete} />} />
         )}
       </DataTable>
-    </List>
+    </ListPage>
   );
 }

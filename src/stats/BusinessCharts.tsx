@@ -58,6 +58,9 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
   const every = buckets.length > 12 ? 5 : 2;
   const tickLabelInterval = (_value: unknown, index: number) => (buckets.length - 1 - index) % every === 0;
   const xAxis = [{ scaleType: 'band' as const, data: buckets, valueFormatter: bucketLabel, tickLabelInterval, height: 30 }];
+  // Counts are whole: ticks on whole numbers. A horizontal axis needs 30 px for its labels: at the
+  // default height the library shortens them to nothing (the orders' numbers, the capacity's names).
+  const countAxis = { tickMinStep: 1, tickNumber: 5, valueFormatter: (v: number) => number(v) };
   const statuses = Object.entries(business.orders_by_status).sort(([, a], [, b]) => b - a);
   const capacity = business.capacity;
 
@@ -80,6 +83,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           height={260}
           localeText={localeText}
           xAxis={xAxis}
+          yAxis={[{ ...countAxis, width: 'auto' }]}
           series={[
             perDay('customers_new', number),
             perDay('customers_paying', number),
@@ -91,7 +95,8 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           height={260}
           localeText={localeText}
           layout="horizontal"
-          yAxis={[{ scaleType: 'band', data: statuses.map(([s]) => translate(`app.enum.status.${s}`, { _: s })), width: 90 }]}
+          yAxis={[{ scaleType: 'band', data: statuses.map(([s]) => translate(`app.enum.status.${s}`, { _: s })), width: 'auto' }]}
+          xAxis={[{ ...countAxis, height: 30 }]}
           series={[{ data: statuses.map(([, n]) => n), label: translate('app.business.orders'), valueFormatter: number }]}
         />
       </ChartCard>
@@ -100,6 +105,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           height={260}
           localeText={localeText}
           xAxis={xAxis}
+          yAxis={[{ ...countAxis, width: 'auto' }]}
           series={[
             perDay('points_granted', number),
             perDay('points_spent', number),
@@ -127,6 +133,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
               {
                 scaleType: 'band',
                 data: [translate('app.business.capacity_sold'), translate('app.business.capacity_granted'), translate('app.business.capacity_allocated'), translate('app.business.capacity_used')],
+                height: 30,
               },
             ]}
             yAxis={[{ valueFormatter: (v: number) => formatBytes(v), width: 80 }]}
@@ -139,6 +146,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
           height={220}
           localeText={localeText}
           xAxis={xAxis}
+          yAxis={[{ ...countAxis, width: 'auto' }]}
           series={[
             { ...perDay('mail_sent', number), stack: 'mail' },
             { ...perDay('mail_failed', number), stack: 'mail', color: '#d32f2f' },

@@ -134,6 +134,9 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/email_send_log/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/email_send_log/get', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: allStaff },
   { call: 'POST /api/manage/email_send_log/delete', input: async (fx) => ({ id: await fx.sendLogEntry() }), expect: operatorArea() },
+  { call: 'POST /api/manage/outbox/settings', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/outbox/send_test', input: () => ({ to: 'postmaster@example.com' }), expect: operatorArea() },
+  { call: 'POST /api/manage/mail_server/settings', input: () => ({}), expect: allStaff },
 
   // Durable jobs: every operator sees them; only a superadmin retries or discards one.
   { call: 'POST /api/manage/job/summary', input: () => ({}), expect: allStaff },

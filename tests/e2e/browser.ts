@@ -30,9 +30,9 @@ export type Lang = 'zh' | 'en';
 /** Every CSP violation any page reported; csp-guard.ts fails the test during which one happened. */
 export const cspViolations: string[] = [];
 
-/** A fresh page (own storage) in a language; every uncaught page error fails the test that reads `errors`. */
-export async function openPage(browser: Browser, lang: Lang = 'zh') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl() });
+/** A fresh page (own storage) in a language, on the suite's app or another (`base`); every uncaught page error fails the test that reads `errors`. */
+export async function openPage(browser: Browser, lang: Lang = 'zh', base = baseUrl()) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
   await context.addInitScript((locale) => {
     if (!window.localStorage.getItem('maildesk.locale')) window.localStorage.setItem('maildesk.locale', locale);
   }, lang);
@@ -116,6 +116,13 @@ export async function operatorSignIn(page: Page) {
   await page.waitForURL(/\/manage$/);
 }
 
+/** Opens an entry of a grouped side menu (the operators'): its group's title first, when the group is closed. */
+export async function openMenuEntry(page: Page, group: string, entry: string) {
+  const title = page.getByRole('menuitem', { name: group, exact: true });
+  if ((await title.getAttribute('aria-expanded')) !== 'true') await title.click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
+
 /** Signs in on /login with a password. */
 export async function customerSignIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -129,7 +136,7 @@ export async function customerSignIn(page: Page, email: string, password: string
  * names, units, product names. Everything else in Latin letters is English that slipped in.
  */
 export const LATIN_ALLOWED = new Set([
-  'Maildesk', 'English', 'ID', 'IP', 'DNS', 'MX', 'TXT', 'SPF', 'DKIM', 'DMARC', 'CNAME', 'SRV', 'TTL',
+  'Maildesk', 'English', 'ID', 'IP', 'DNS', 'MX', 'TXT', 'SPF', 'DKIM', 'DMARC', 'CNAME', 'SRV', 'TTL', 'A', 'AAAA', 'PTR',
   'IMAP', 'SMTP', 'SSL', 'TLS', 'STARTTLS', 'POP', 'B', 'KiB', 'MiB', 'GiB', 'TiB',
   'Thunderbird', 'Outlook', 'iPhone', 'iPad', 'Mac', 'UTC',
 ]);

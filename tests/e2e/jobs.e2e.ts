@@ -6,7 +6,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { launch, openPage, operatorSignIn, shot } from './browser';
+import { launch, openMenuEntry, openPage, operatorSignIn, shot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ afterAll(async () => {
 it('opens the jobs page, sees the failed job with its error and masked code, and retries it', async () => {
   const { page, errors } = await openPage(browser);
   await operatorSignIn(page);
-  await page.getByRole('menuitem', { name: '后台任务' }).click();
+  await openMenuEntry(page, '系统', '后台任务');
   await page.waitForURL(/\/manage\/jobs$/);
   const failed = page.locator('.failed-job', { hasText: 'e2e-failed@example.com' });
   await failed.waitFor();

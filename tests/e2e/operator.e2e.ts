@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, openPage, operatorSignIn, shot } from './browser';
+import { launch, openMenuEntry, openPage, operatorSignIn, shot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ describe('operator', () => {
     await operatorSignIn(page);
     const username = `sam-${crypto.randomBytes(3).toString('hex')}`;
 
-    await page.getByRole('menuitem', { name: '管理员' }).click();
+    await openMenuEntry(page, '系统', '管理员');
     await page.waitForURL(/\/manage\/admin$/);
     await page.getByRole('link', { name: '新建' }).click();
     await page.waitForURL(/\/manage\/admin\/create$/);

@@ -1,4 +1,4 @@
-/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT, MX, CNAME and SRV records. */
+/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT, MX, CNAME, SRV, A and AAAA records. */
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
@@ -7,7 +7,8 @@ type Record =
   | { type: 'TXT'; data: string }
   | { type: 'MX'; data: { preference: number; exchange: string } }
   | { type: 'CNAME'; data: string }
-  | { type: 'SRV'; data: { priority: number; weight: number; port: number; target: string } };
+  | { type: 'SRV'; data: { priority: number; weight: number; port: number; target: string } }
+  | { type: 'A' | 'AAAA'; data: string };
 
 /** TXT strings are at most 255 bytes each; longer values (DKIM keys) are split, as zone files do. */
 const chunks = (text: string) => text.match(/.{1,255}/g) ?? [''];
@@ -52,6 +53,11 @@ export async function startDnsServer(bindPort = 0) {
     srv(name: string, value: string) {
       const [priority, weight, port, target] = value.split(' ');
       zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'SRV'), { type: 'SRV', data: { priority: Number(priority), weight: Number(weight), port: Number(port), target } }]);
+    },
+    /** A host's addresses (IPv4 as A, IPv6 as AAAA records). */
+    host(name: string, ...ips: string[]) {
+      const records = ips.map((ip): Record => ({ type: ip.includes(':') ? 'AAAA' : 'A', data: ip }));
+      zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'A' && r.type !== 'AAAA'), ...records]);
     },
     /** Publishes a record of the DNS page exactly as shown. */
     publish(record: { type: string; host: string; value: string; priority?: number }) {
