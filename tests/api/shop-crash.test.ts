@@ -102,5 +102,8 @@ it('When the server is killed with SIGKILL while payment notices arrive, then af
   const blocks = (await call('POST', '/api/manage/storage/list', { page_size: 100 }, root)).data;
   expect(blocks.total).toBe(notices.length);
   expect(new Set(blocks.list.map((b: { order_id: number }) => b.order_id)).size).toBe(notices.length);
+  // Its shutdown still writes (the database, queued mail): the data directory goes once it has exited.
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
+  await exited;
 });
