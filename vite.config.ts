@@ -1,9 +1,11 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompressPlugin } from './vite-plugins/precompress';
 
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of the built files, which the server sends by Accept-Encoding (server/core/web-app.ts).
+  plugins: [react(), precompressPlugin()],
   // Builds only (tests run the packages as they are).
   ...(process.env.VITEST
     ? {}

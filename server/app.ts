@@ -1,8 +1,6 @@
 /** Builds the HTTP app: every call, the error envelope, the OpenAPI description and the web app. */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { capabilities } from './capabilities.js';
 import type { Capability } from './core/capability.js';
@@ -15,6 +13,7 @@ import { parseQueryString } from './core/query-string.js';
 import { resourceCalls } from './core/resource-calls.js';
 import { securityHeaders } from './core/security-headers.js';
 import type { Services } from './core/services.js';
+import { serveWebApp } from './core/web-app.js';
 
 export const version = '0.1.0';
 
@@ -71,17 +70,15 @@ export async function buildApp(
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/api/openapi.json', async () => (document ??= openApiDocument(calls, version)));
 
-  const webRoot = services.config.webRoot ?? path.resolve('dist/web');
-  const hasWeb = fs.existsSync(path.join(webRoot, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  const page = await serveWebApp(app, services.config.webRoot ?? path.resolve('dist/web'));
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !hasWeb || request.method !== 'GET') {
+    if (request.url.startsWith('/api/') || !page || request.method !== 'GET') {
       const error = new AppError('notFound', 'error.no_such_call');
       return reply.status(error.status).send(envelopeOf(error));
     }
     // Every other path belongs to the web app, which shows its own not-found page.
-    return reply.type('text/html').sendFile('index.html');
+    return page(request, reply);
   });
 
   return { app, services: full, calls };
