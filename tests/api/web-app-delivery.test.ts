@@ -71,7 +71,7 @@ it('When a browser accepts gzip but not brotli, then it downloads the gzip copy;
     expect(answer.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(answer.rawPayload)).toEqual(original(script));
   }
-  for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+  for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
     const answer = await get(`/${script}`, headers);
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['content-encoding']).toBeUndefined();
@@ -112,7 +112,7 @@ it('When a returning visitor revalidates the page, then nothing is downloaded ag
 
 it('When a file under /assets does not exist (a page of an older build asking for its script), then the answer is a 404, not the app page', async () => {
   for (const url of ['/assets/index-OldBuild1.js', '/assets/index-OldBuild1.css', `/${script}.br`, `/${script}.gz`]) {
-    for (const headers of [{ 'accept-encoding': chromium }, {}]) {
+    for (const headers of [{ 'accept-encoding': chromium }, {}] as Record<string, string>[]) {
       const answer = await get(url, headers);
       expect(answer.statusCode, url).toBe(404);
       expect(answer.headers['content-type'], url).not.toMatch(/html|javascript/);
