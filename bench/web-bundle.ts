@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { areaKey, filesOf, firstDownload, homePageFiles, readManifest } from './web-manifest.js';
 
 const dir = path.resolve('dist/web');
 const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
@@ -34,27 +35,15 @@ const everyPage = sum(chunks.filter((c) => c.loadedBy === 'every page'));
 
 // Each public page: the first download plus the chunks its route loads (vite's manifest: the
 // page's chunk and everything it imports statically), JavaScript only.
-type ManifestEntry = { file: string; name?: string; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean };
-const manifest = JSON.parse(fs.readFileSync(path.join(dir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
+const manifest = readManifest(dir);
 const gzipOf = new Map(chunks.map((c) => [c.file, c.gzip_bytes]));
-const filesOf = (key: string, seen = new Set<string>()): Set<string> => {
-  const entry = manifest[key];
-  if (!entry || seen.has(entry.file)) return seen;
-  seen.add(entry.file);
-  for (const imported of entry.imports ?? []) filesOf(imported, seen);
-  return seen;
-};
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-// The first download: the entry and, before the first render, the texts of the default language.
-const firstDownload = () => filesOf('src/i18n/texts-zh.ts', filesOf(entryKey));
 const gzipOfFiles = (files: Set<string>) => [...files].filter((f) => f.endsWith('.js')).reduce((n, f) => n + (gzipOf.get(f) ?? 0), 0);
 const publicPages = Object.keys(manifest).filter((k) => /^src\/public\/\w+Page\.tsx$/.test(k));
-const perPage = Object.fromEntries(
-  // The home page renders its contact form at once (below the fold, in its own chunk).
-  [['/ (home)', 'src/public/ContactForm.tsx'] as const, ...publicPages.map((k) => [path.basename(k, '.tsx'), k] as const)].map(([name, key]) => [name, gzipOfFiles(filesOf(key, firstDownload()))]),
-);
-// An area's manifest key (vite does not always key a dynamic entry by its source path).
-const area = (name: string) => Object.keys(manifest).find((k) => manifest[k].isDynamicEntry && manifest[k].name === name)!;
+const perPage: Record<string, number> = Object.fromEntries([
+  ['/ (home)', gzipOfFiles(homePageFiles(manifest))],
+  ...publicPages.map((k) => [path.basename(k, '.tsx'), gzipOfFiles(filesOf(manifest, k, firstDownload(manifest)))]),
+]);
+const area = (name: string) => filesOf(manifest, areaKey(manifest, name), firstDownload(manifest));
 const publicGzip = Math.max(...Object.values(perPage));
 const goal = 110 * 1024;
 const result = {
@@ -63,10 +52,10 @@ const result = {
   goal_public_pages_gzip_bytes: goal,
   goal_met: publicGzip <= goal,
   public_pages_gzip_bytes: publicGzip,
-  first_download_gzip_bytes: gzipOfFiles(firstDownload()),
+  first_download_gzip_bytes: gzipOfFiles(firstDownload(manifest)),
   public_page_gzip_bytes: perPage,
-  customer_area_gzip_bytes: gzipOfFiles(filesOf(area('CustomerApp'), firstDownload())),
-  operator_area_gzip_bytes: gzipOfFiles(filesOf(area('OperatorApp'), firstDownload())),
+  customer_area_gzip_bytes: gzipOfFiles(area('CustomerApp')),
+  operator_area_gzip_bytes: gzipOfFiles(area('OperatorApp')),
   chunks,
 };
 fs.mkdirSync('bench/results', { recursive: true });
