@@ -5,6 +5,7 @@ import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { now } from '../core/time.js';
 import { dkimKeyPair, selectorOf } from './dkim.js';
 import { asciiDomain, unicodeDomain } from './names.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 export const domainBehaviour: ResourceBehaviour = {
   // An RSA key takes a while to make: before the transaction opens.
@@ -32,6 +33,13 @@ export const domainBehaviour: ResourceBehaviour = {
     return {};
   },
   async check(change, ctx) {
+    if (change.op === 'update') {
+      // Out of service, or its area turned off: its mailboxes' owners' sessions end with this change.
+      const [before, after] = [change.before!, change.after!];
+      const outOfService = before.status === 'active' && after.status !== 'active';
+      const areaOff = Number(before.mailbox_area) === 1 && Number(after.mailbox_area) === 0;
+      if (outOfService || areaOff) await endMailboxSessions(ctx.trx, { domainId: before.id });
+    }
     if (change.op !== 'delete') return;
     const id = change.before!.id;
     const [mailboxes, aliases, aliasDomains] = await Promise.all([

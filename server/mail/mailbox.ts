@@ -5,6 +5,7 @@ import { checkMailboxQuota } from '../storage/capacity.js';
 import { checkLimit, usableDomain } from './domain-of.js';
 import { heldStates, refuseHeldAddress, retireMailboxes } from './mailbox-deletion.js';
 import { hashMailboxPassword } from './mailbox-password.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 /**
  * An address is either a mailbox or an alias, never both (the mailbox is its own alias
@@ -44,6 +45,12 @@ export const mailboxBehaviour: ResourceBehaviour = {
   async check(change, ctx) {
     if (change.op === 'delete') return;
     const row = change.after!;
+    // Deactivated, or its password set by someone else: its owner's sessions end with this change
+    // (here, in its transaction, rather than in an `after` that would read every new mailbox again).
+    if (change.op === 'update') {
+      const deactivated = Number(change.before!.active) === 1 && Number(row.active) === 0;
+      if (deactivated || (typeof row.password_hash === 'string' && row.password_hash !== change.before!.password_hash)) await endMailboxSessions(ctx.trx, { mailboxId: change.before!.id });
+    }
     const domain = domainOfNew.get(change) ?? (await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow());
     if (change.op === 'create') {
       await refuseUnavailableAddress(ctx.trx, String(row.address), 'alias');
