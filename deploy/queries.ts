@@ -61,7 +61,7 @@ export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 's
   return {
     password: `SELECT address AS user, password_hash AS password FROM mail_mailbox_login WHERE address = '%u'`,
     appPassword: `SELECT address AS user, password_hash AS password, id AS maildesk_app_password FROM mail_app_password WHERE address = '%u' AND selector = '%4w'`,
-    appPasswordUse: `UPDATE ${useTable} SET last_used_at = ${now}, last_used_ip = '%r' WHERE id = '%{passdb:maildesk_app_password}' RETURNING 'Y' AS noauthenticate`,
+    appPasswordUse: `UPDATE ${useTable} SET last_used_at = ${now}, last_used_ip = '%r' WHERE id = '%{passdb:maildesk_app_password}' RETURNING NULL AS password, 'Y' AS noauthenticate`,
     user: `SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mail_mailbox WHERE address = '%u'`,
     iterate: `SELECT address AS user FROM mail_mailbox`,
   };
