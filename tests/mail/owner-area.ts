@@ -1,11 +1,12 @@
 /**
  * The mailbox owners' area (issue 21) as the mail suite uses it: the panel's /api/mail calls of
  * design-21.md. Until the panel serves them (branch i21), the same effects are written straight
- * into the tables the calls write (mailbox_rule → mailbox_sieve, app_password, mailbox), with a
- * Sieve script of the shape the design gives server/mail/rules.ts; `viaApi` says which is used.
+ * into the tables the calls write (mailbox_sieve, app_password, mailbox), with the Sieve script and
+ * id server/mail/rules.ts makes; `viaApi` says which is used.
  */
 import crypto from 'node:crypto';
 import { hashMailboxPassword } from '../../server/mail/mailbox-password.js';
+import { noRules, scriptIdOf, sieveScript } from '../../server/mail/rules.js';
 import type { MailStack } from './mail-stack.js';
 import { panelApi } from './panel.js';
 
@@ -51,12 +52,12 @@ export async function ownerArea(stack: MailStack) {
     const state = (fallbackRules.get(address) ?? {}) as { ooo?: OutOfOffice; fwd?: Forwarding };
     Object.assign(state, change);
     fallbackRules.set(address, state);
-    const script = sieveOf(address, state);
+    const script = sieveScript(
+      { out_of_office: { ...noRules.out_of_office, ...state.ooo, starts_at: state.ooo?.starts_at ?? null, ends_at: state.ooo?.ends_at ?? null }, forwarding: state.fwd ?? noRules.forwarding },
+      [address],
+    );
     await stack.query('DELETE FROM mailbox_sieve WHERE mailbox_id = ?', [id]);
-    if (script) {
-      const scriptId = `${id}-${crypto.createHash('sha256').update(script).digest('hex').slice(0, 16)}`;
-      await stack.query('INSERT INTO mailbox_sieve (mailbox_id, script_id, script, updated_at) VALUES (?, ?, ?, ?)', [id, scriptId, script, now()]);
-    }
+    if (script) await stack.query('INSERT INTO mailbox_sieve (mailbox_id, script_id, script, updated_at) VALUES (?, ?, ?, ?)', [id, scriptIdOf(id, script), script, now()]);
   }
   const fallbackRules = new Map<string, unknown>();
   return {
@@ -91,26 +92,4 @@ export interface AppPasswordRow {
   created_ip: string;
   last_used_at: string | null;
   last_used_ip: string | null;
-}
-
-const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
-/** The script's shape as design-21.md gives it (server/mail/rules.ts makes the real one). */
-function sieveOf(address: string, rules: { ooo?: OutOfOffice; fwd?: Forwarding }): string {
-  const body: string[] = [];
-  if (rules.ooo?.enabled) {
-    const when = [
-      ...(rules.ooo.starts_at ? [`currentdate :zone "+0000" :value "ge" "iso8601" ${quote(rules.ooo.starts_at)}`] : []),
-      ...(rules.ooo.ends_at ? [`currentdate :zone "+0000" :value "le" "iso8601" ${quote(rules.ooo.ends_at)}`] : []),
-      'not header :comparator "i;ascii-casemap" :is "Precedence" ["list", "bulk", "junk"]',
-      'not exists "List-Id"',
-    ];
-    body.push(`if allof(${when.join(', ')}) {\n  vacation :days ${rules.ooo.interval_days} :subject ${quote(rules.ooo.subject)} :addresses [${quote(address)}] ${quote(rules.ooo.body)};\n}`);
-  }
-  if (rules.fwd?.enabled && rules.fwd.addresses.length) {
-    body.push(...rules.fwd.addresses.map((a) => `redirect${rules.fwd!.keep_copy ? ' :copy' : ''} ${quote(a)};`));
-    if (rules.fwd.keep_copy) body.push('keep;');
-  }
-  if (!body.length) return '';
-  return `require ["vacation", "date", "relational", "copy"];\n${body.join('\n')}\n`;
 }
