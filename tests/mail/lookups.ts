@@ -52,8 +52,8 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
 }
 
 /**
- * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@ with its usage,
- * an app password and a Sieve script, and an alias a@; the first half of those domains are alias
+ * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@ with its usage
+ * (every tenth also with an app password and a Sieve script), and an alias a@; the first half of those domains are alias
  * domains of the second half.
  */
 export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): string[] {
@@ -69,9 +69,9 @@ export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): st
       SELECT d.owner_id, d.id, 'm', 'm@' || d.name, 'm@' || d.name, 'x', 1048576, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO mailbox_usage (address, bytes, messages) SELECT 'm@' || d.name, 10, 1 FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO app_password (mailbox_id, name, selector, password_hash, created_at, created_ip)
-      SELECT m.id, 'seed', 'abcd', 'x', ${at}, '' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed'`,
+      SELECT m.id, 'seed', 'abcd', 'x', ${at}, '' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
     `INSERT INTO mailbox_sieve (mailbox_id, script_id, script, updated_at)
-      SELECT m.id, 'seed-' || m.address, 'keep;', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed'`,
+      SELECT m.id, 'seed-' || m.address, 'keep;', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
     `INSERT INTO alias (owner_id, domain_id, local_part, address, address_unicode, goto, created_at, updated_at)
       SELECT d.owner_id, d.id, 'a', 'a@' || d.name, 'a@' || d.name, 'm@' || d.name, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO alias_domain (owner_id, alias_domain_id, target_domain_id, created_at, updated_at)
