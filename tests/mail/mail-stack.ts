@@ -326,27 +326,6 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       }
       return out;
     },
-    /** One statement on the panel's database as its owner (`?` placeholders), its rows. */
-    async query<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-      if (backend === 'postgres') {
-        const client = new pg.Client({ connectionString: databaseUrl! });
-        await client.connect();
-        try {
-          let n = 0;
-          return (await client.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
-        } finally {
-          await client.end();
-        }
-      }
-      const db = new Database(sqlitePath);
-      try {
-        db.pragma('busy_timeout = 5000');
-        const statement = db.prepare(text);
-        return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
-      } finally {
-        db.close();
-      }
-    },
     logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}`,
     panelRunning: () => panel !== undefined,
     async stopPanel() {
