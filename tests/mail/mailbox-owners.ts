@@ -156,6 +156,13 @@ export function mailboxOwnerScenarios(ctx: { stack: () => MailStack; dns: () => 
       spf({ sender, ip: forwarded.remoteAddress.replace(/^::ffff:/, ''), helo: forwarded.helo, mta: `mx.${elsewhere}`, resolver: (name: string, type: string) => resolver.resolve(name, type as 'TXT') });
     expect((await check(forwarded.from)).status.result).toBe('pass');
     expect((await check(frank)).status.result).toBe('fail');
+    // A bounce sent back to the rewritten sender reaches the original sender (postsrsd's reverse table).
+    const bounce = await smtpSend(ctx.stack().ports.smtp, { from: '', to: [forwarded.from], localAddress: '127.0.0.2' }, message(`mailer-daemon@${elsewhere}`, forwarded.from, `bounce ${tag}`));
+    expect(bounce, JSON.stringify(bounce.replies)).toMatchObject({ accepted: true });
+    const [returned] = await waitSunk(frank);
+    expect(subjectOf(returned.data)).toBe(`bounce ${tag}`);
+    // Anything else at the SRS domain is no address of ours.
+    expect((await fromOutside(`x@${outside}`, `someone@${MAIL_HOSTNAME}`, 'not srs')).refused).toMatch(/^550 5\.1\.1/);
   });
 
   it('Mailbox owners: when forwarding keeps no copy, then the message reaches only the outside address', async () => {
