@@ -138,7 +138,7 @@ export function mailboxOwnerScenarios(ctx: { stack: () => MailStack; dns: () => 
     expect(sunk(erin)).toHaveLength(0);
   });
 
-  it('Mailbox owners: when forwarding keeps a copy, then the message reaches the outside address and the mailbox, and the rewritten sender passes SPF there', async () => {
+  it('Mailbox owners: when forwarding keeps a copy, then the message reaches the outside address and the mailbox, the rewritten sender passes SPF there, and a bounce to it reaches the original sender', async () => {
     const target = `target@${elsewhere}`;
     await area.setForwarding(tokens.fwd, { enabled: true, addresses: [target], keep_copy: true });
     const frank = `frank@${outside}`;
