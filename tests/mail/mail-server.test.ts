@@ -364,7 +364,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   mailboxOwnerScenarios({ stack: () => stack, dns: () => dns, sink: () => sink });
 
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).
-  if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage and app passwords' last use, OpenDKIM reads only keys', async () => {
+  if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage and the last use of app passwords, OpenDKIM reads only keys', async () => {
     const as = async (role: string, text: string) => {
       const url = new URL(stack.databaseUrl!);
       url.username = role;
