@@ -1,6 +1,6 @@
 /**
  * `npm run bench:mail`: every lookup the mail server makes (deploy/queries.ts: Postfix maps,
- * Dovecot passdb/userdb, OpenDKIM keys) at a million mailboxes, aliases and domains (half of
+ * Dovecot passdb/userdb with app passwords, Pigeonhole's Sieve dict, OpenDKIM keys) at a million mailboxes, aliases and domains (half of
  * them alias domains). Writes bench/results/mail-lookups[-postgres].json with each query's time
  * and whether its plan reads only through indexes. DATABASE_URL=postgres://… for PostgreSQL.
  */
@@ -30,7 +30,7 @@ const seedSeconds = (Date.now() - seedStart) / 1000;
 console.log(`Seeded in ${seedSeconds.toFixed(1)} s`);
 
 const sample = (await sql.raw<{ alias_domain: string; domain: string }>(seededSampleSql(ROWS)).execute(db)).rows[0];
-const queries = lookupQueries({ domain: sample.domain, aliasDomain: sample.alias_domain, mailbox: 'm', alias: 'a' });
+const queries = lookupQueries({ domain: sample.domain, aliasDomain: sample.alias_domain, mailbox: 'm', alias: 'a' }, dialect);
 
 /** The plan, and whether it reads every table through an index (no full scan). */
 async function plan(text: string) {

@@ -1,6 +1,6 @@
 /**
  * `npm run deploy:config -- --db … --out DIR (--tls-cert … --tls-key … | --allow-plaintext) [options]`:
- * writes the Postfix, Dovecot and OpenDKIM configuration of one installation (and, for
+ * writes the Postfix, Dovecot, OpenDKIM and postsrsd configuration of one installation (and, for
  * PostgreSQL, the roles to create). Compiled with the server (`npm run build`), so it runs on a
  * production install without dev dependencies. See deploy/README.md.
  */
@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { HelpRequested, parseOptions, type InstallOptions } from './options.js';
 import { dovecotDir, dovecotFiles } from './templates/dovecot.js';
 import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
-import { mainCf, mapFile, mapNames, masterCf, postfixDir, type MapKey } from './templates/postfix.js';
+import { mainCf, mapFile, mapNames, masterCf, postfixDir, srsRecipients, srsRecipientsFile, type MapKey } from './templates/postfix.js';
+import { postsrsdFiles } from './templates/postsrsd.js';
 import { rolesSql } from './templates/postgres.js';
 
 /** File path → content, for every file of the installation. */
@@ -19,7 +20,9 @@ export function installationFiles(o: InstallOptions): Record<string, string> {
     [path.join(postfixDir(o), 'main.cf')]: mainCf(o),
     [path.join(postfixDir(o), 'master.cf')]: masterCf(o),
     ...dovecotFiles(o),
+    [srsRecipientsFile(o)]: srsRecipients(),
     ...opendkimFiles(o),
+    ...postsrsdFiles(o),
   };
   for (const key of Object.keys(mapNames) as MapKey[]) files[path.join(postfixDir(o), `maildesk-${mapNames[key]}.cf`)] = mapFile(o, key);
   if (o.db.kind === 'postgres') files[path.join(o.out, 'postgres-roles.sql')] = rolesSql(o.db);
@@ -35,6 +38,7 @@ export function fileMode(o: InstallOptions, file: string): { mode: number; group
   const name = path.basename(file);
   if (name === 'main.cf' || name === 'master.cf' || name === 'dovecot.conf' || name.endsWith('.service')) return { mode: 0o644 };
   if (name === 'postgres-roles.sql') return { mode: 0o600 };
+  if (path.basename(path.dirname(file)) === 'postsrsd') return { mode: 0o644 };
   const dir = path.dirname(file);
   if (dir === postfixDir(o)) return { mode: 0o640, group: 'postfix' };
   if (dir === dovecotDir(o)) return { mode: 0o640, group: 'dovecot' };
@@ -65,7 +69,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const options = parseOptions(process.argv.slice(2));
     writeInstallation(options);
-    console.log(`Wrote the Postfix, Dovecot and OpenDKIM configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
+    console.log(`Wrote the Postfix, Dovecot, OpenDKIM and postsrsd configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
   } catch (error) {
     if (error instanceof HelpRequested) {
       console.log(error.message);

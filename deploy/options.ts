@@ -32,7 +32,18 @@ export interface InstallOptions {
   /** Messages per minute one client address may submit (Postfix anvil). */
   submissionRate: number;
   imap: Listen;
+  /** Dovecot POP3 (STLS before a login, as IMAP). */
+  pop3: Listen;
   lmtp: Listen;
+  /**
+   * Postfix's loopback listener where Dovecot hands the mail its Sieve rules send (out-of-office
+   * replies, forwarded copies): senders rewritten by SRS there, and only there.
+   */
+  reinject: Listen;
+  /** postsrsd: forward (sender) and reverse (recipient) lookup tables, the SRS domain and its secret file. */
+  srs: { forward: Listen; reverse: Listen; domain: string; secretFile: string };
+  /** Outgoing mail to other domains goes through this host ("[host]:port", Postfix's relayhost) instead of MX lookups. */
+  relayhost?: string;
   quotaStatus: Listen;
   /** OpenDKIM, the signing milter of submitted mail. */
   dkimMilter: Listen;
@@ -74,7 +85,13 @@ export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk
   --submission [HOST:]PORT  Postfix submission with SMTP AUTH (default 0.0.0.0:587)
   --submission-rate N     messages per minute one client address may submit (default 60)
   --imap [HOST:]PORT      Dovecot IMAP (default 0.0.0.0:143)
+  --pop3 [HOST:]PORT      Dovecot POP3 (default 0.0.0.0:110)
   --lmtp [HOST:]PORT      Dovecot LMTP, Postfix delivers here (default 127.0.0.1:24)
+  --reinject [HOST:]PORT  Postfix, loopback only: mail sent by mailbox rules (out-of-office, forwarding) (default 127.0.0.1:10025)
+  --srs-forward [HOST:]PORT --srs-reverse [HOST:]PORT   postsrsd's lookup tables (default 127.0.0.1:10001, 127.0.0.1:10002)
+  --srs-domain NAME       the domain of rewritten senders (default: --hostname); its SPF must allow this server
+  --srs-secret FILE       postsrsd's secret (default /etc/postsrsd.secret, made by Debian's package)
+  --relayhost [HOST]:PORT send mail for other domains through this host instead of their MX (default: none)
   --quota-status [HOST:]PORT  Dovecot's quota policy for Postfix (default 127.0.0.1:10993)
   --dkim-milter [HOST:]PORT   OpenDKIM, signing submitted mail (default 127.0.0.1:8891)
   --mynetworks CIDRS      clients that may use local senders without logging in (default 127.0.0.0/8)
@@ -130,6 +147,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   } else {
     throw new Error(`--db: expected sqlite:/path or postgres://…, got "${db}"`);
   }
+  if (args.has('srs-forward') || args.has('srs-reverse')) {
+    const f = listen(args.get('srs-forward') ?? '127.0.0.1:10001', 'srs-forward', '127.0.0.1');
+    const r = listen(args.get('srs-reverse') ?? '127.0.0.1:10002', 'srs-reverse', '127.0.0.1');
+    if (f.host !== r.host) throw new Error('--srs-forward and --srs-reverse: postsrsd listens on one address for both');
+  }
   const tlsCert = args.get('tls-cert');
   const tlsKey = args.get('tls-key');
   if (!tlsCert !== !tlsKey) throw new Error('--tls-cert and --tls-key go together');
@@ -137,6 +159,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (!tlsCert && !allowPlaintext) {
     throw new Error('Refusing to write a configuration that accepts passwords without TLS: give --tls-cert and --tls-key (or, knowingly, --allow-plaintext).');
   }
+  const hostname = args.get('hostname') ?? env.MAIL_HOSTNAME ?? 'mail.localhost';
   const submissionRate = Number(args.get('submission-rate') ?? 60);
   if (!Number.isInteger(submissionRate) || submissionRate < 1) throw new Error('--submission-rate: a whole number of messages per minute, at least 1');
   return {
@@ -144,11 +167,20 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     out: path.resolve(out),
     mailDir: path.resolve(args.get('mail-dir') ?? '/var/vmail'),
     mailUser: args.get('mail-user') ?? 'vmail',
-    hostname: args.get('hostname') ?? env.MAIL_HOSTNAME ?? 'mail.localhost',
+    hostname,
     smtp: listen(args.get('smtp') ?? '25', 'smtp'),
     submission: listen(args.get('submission') ?? '587', 'submission'),
     submissionRate,
     imap: listen(args.get('imap') ?? '143', 'imap'),
+    pop3: listen(args.get('pop3') ?? '110', 'pop3'),
+    reinject: listen(args.get('reinject') ?? '127.0.0.1:10025', 'reinject', '127.0.0.1'),
+    srs: {
+      forward: listen(args.get('srs-forward') ?? '127.0.0.1:10001', 'srs-forward', '127.0.0.1'),
+      reverse: listen(args.get('srs-reverse') ?? '127.0.0.1:10002', 'srs-reverse', '127.0.0.1'),
+      domain: args.get('srs-domain') ?? hostname,
+      secretFile: path.resolve(args.get('srs-secret') ?? '/etc/postsrsd.secret'),
+    },
+    relayhost: args.get('relayhost') || undefined,
     lmtp: listen(args.get('lmtp') ?? '127.0.0.1:24', 'lmtp'),
     quotaStatus: listen(args.get('quota-status') ?? '127.0.0.1:10993', 'quota-status'),
     dkimMilter: listen(args.get('dkim-milter') ?? '127.0.0.1:8891', 'dkim-milter', '127.0.0.1'),

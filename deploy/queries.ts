@@ -39,21 +39,57 @@ export const postfixMaps = {
     (SELECT goto FROM mail_alias WHERE address = '@%d' LIMIT 1))`.replace(/\s*\n\s*/g, ' '),
 } as const;
 
-/** Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store (deploy/mail-store.ts), the quota. */
-export function dovecotQueries(mailDir: string) {
+/**
+ * Dovecot passdb/userdb: the {SCHEME}-prefixed hash, the home under the mail store (deploy/mail-store.ts), the quota.
+ *
+ * Logins go through a chain (templates/dovecot.ts): first the mailbox's app passwords, found by
+ * the password's first four characters (`%4w`, stored in clear as `selector`, unique per mailbox);
+ * after one of them verified, `appPasswordUse` records its last use and the client's address
+ * (`%{passdb:maildesk_app_password}` is the id the first lookup returned, `%r` the remote address;
+ * Postfix passes the SMTP client's address for SMTP AUTH); otherwise the main password, only for
+ * mailboxes whose mail programs may use it (mail_mailbox_login: app_passwords_only = 0).
+ * `%%` is a literal % in Dovecot's queries.
+ */
+export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 'sqlite') {
   const home = mailboxHomeSql(mailDir);
+  const now =
+    kind === 'postgres'
+      ? `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now')`;
+  // PostgreSQL: through a view that exposes only the id and the two columns Dovecot may write.
+  const useTable = kind === 'postgres' ? 'mail_app_password_use' : 'app_password';
   return {
-    password: `SELECT address AS user, password_hash AS password FROM mail_mailbox WHERE address = '%u'`,
+    password: `SELECT address AS user, password_hash AS password FROM mail_mailbox_login WHERE address = '%u'`,
+    appPassword: `SELECT address AS user, password_hash AS password, id AS maildesk_app_password FROM mail_app_password WHERE address = '%u' AND selector = '%4w'`,
+    appPasswordUse: `UPDATE ${useTable} SET last_used_at = ${now}, last_used_ip = '%r' WHERE id = '%{passdb:maildesk_app_password}' RETURNING NULL AS password, 'Y' AS noauthenticate`,
     user: `SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mail_mailbox WHERE address = '%u'`,
     iterate: `SELECT address AS user FROM mail_mailbox`,
   };
 }
+
+/**
+ * Pigeonhole's dict storage of Sieve scripts (its doc: locations/dict.txt), read through Dovecot's
+ * SQL dict on the mail_sieve view: `priv/sieve/name/active` → the script's id, then
+ * `priv/sieve/data/<id>` → the script. The panel writes a new id whenever the script changes
+ * (mailbox_sieve.script_id), so Pigeonhole compiles again exactly then; a mailbox without a row
+ * has no script (implicit keep). `priv/` keys are the user's: the view's `address` column.
+ */
+export const sieveDict = {
+  view: 'mail_sieve',
+  scriptName: 'active',
+  maps: [
+    { pattern: 'priv/sieve/name/$name', valueField: 'script_id', fields: { name: '$name' } },
+    { pattern: 'priv/sieve/data/$id', valueField: 'script', fields: { script_id: '$id' } },
+  ],
+} as const;
 
 /** OpenDKIM's KeyTable and SigningTable: one row per signing domain (keyed by its name). */
 export const dkimKeys = { view: 'mail_dkim_key', key: 'domain', data: ['domain', 'selector', 'private_key'] } as const;
 
 /** Views and table each daemon may touch (PostgreSQL grants). */
 export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full'];
-export const dovecotReads = ['mail_mailbox'];
+export const dovecotReads = ['mail_mailbox', 'mail_mailbox_login', 'mail_app_password', sieveDict.view];
 export const dovecotWrites = 'mailbox_usage';
+/** PostgreSQL: the view through which Dovecot records an app password's last use (id, last_used_at, last_used_ip). */
+export const dovecotUpdates = 'mail_app_password_use';
 export const opendkimReads = [dkimKeys.view];

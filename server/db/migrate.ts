@@ -17,6 +17,7 @@ import { orderNumber } from './migrations/0014_order_number.js';
 import { mailboxAllocation } from './migrations/0015_mailbox_allocation.js';
 import { plannerStatistics } from './migrations/0016_planner_statistics.js';
 import { mailboxOwners } from './migrations/0018_mailbox_owners.js';
+import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0015_mailbox_allocation': mailboxAllocation(),
     '0016_planner_statistics': plannerStatistics(dialect),
     '0018_mailbox_owners': mailboxOwners(dialect),
+    '0019_mail_owners_server': mailOwnersServer(dialect),
   };
 }
 

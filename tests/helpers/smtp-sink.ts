@@ -14,18 +14,37 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A message as the sink got it: the envelope, the client's address and the message itself. */
+export interface SinkMessage {
+  from: string;
+  to: string[];
+  remoteAddress: string;
+  helo: string;
+  data: string;
+}
+
 export async function smtpSink() {
   const port = await freePort();
   const received: string[] = [];
+  const messages: SinkMessage[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push(Buffer.concat(chunks).toString('utf8'));
+        const data = Buffer.concat(chunks).toString('utf8');
+        received.push(data);
+        const mailFrom = session.envelope.mailFrom;
+        messages.push({
+          from: mailFrom ? mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          remoteAddress: session.remoteAddress,
+          helo: session.hostNameAppearsAs,
+          data,
+        });
         callback();
       });
     },
@@ -35,6 +54,8 @@ export async function smtpSink() {
     port,
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** The same messages with their envelopes. */
+    messages,
     async up() {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -3,7 +3,7 @@
  * keys, and a seed of many customers' mail records, shared by the mail suite (EXPLAIN at 100k
  * rows) and `npm run bench` (bench/mail-lookups.ts, at a million).
  */
-import { dkimKeys, dovecotQueries, postfixMaps } from '../../deploy/queries.js';
+import { dkimKeys, dovecotQueries, postfixMaps, sieveDict } from '../../deploy/queries.js';
 
 export interface LookupSample {
   domain: string;
@@ -19,7 +19,7 @@ const fill = (query: string, key: string) => {
   return query.replaceAll('%s', key).replaceAll('%u', u).replaceAll('%d', d);
 };
 
-export function lookupQueries(s: LookupSample): { name: string; sql: string }[] {
+export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sqlite'): { name: string; sql: string }[] {
   const keys: Record<keyof typeof postfixMaps, string> = {
     domains: s.domain,
     mailboxes: `${s.mailbox}@${s.domain}`,
@@ -31,19 +31,30 @@ export function lookupQueries(s: LookupSample): { name: string; sql: string }[] 
     localSender: `${s.mailbox}@${s.domain}`,
     quotaFull: `whoever@${s.aliasDomain}`,
   };
-  const dovecot = dovecotQueries('/var/vmail');
+  const dovecot = dovecotQueries('/var/vmail', kind);
+  const user = `${s.mailbox}@${s.domain}`;
+  /** Dovecot's variables: the user, the password's first four characters, the client, the app password's id; %% is %. */
+  const dovecotFill = (query: string) =>
+    query.replaceAll('%u', user).replaceAll('%4w', 'abcd').replaceAll('%r', '127.0.0.1').replaceAll('%{passdb:maildesk_app_password}', '1').replaceAll('%%', '%');
+  // What Dovecot's SQL dict asks for Pigeonhole's two keys (the user is the view's address column).
+  const [nameMap, dataMap] = sieveDict.maps;
   return [
     ...Object.entries(postfixMaps).map(([name, query]) => ({ name: `postfix ${name}`, sql: fill(query, keys[name as keyof typeof postfixMaps]) })),
     // Dovecot's %u is the whole user name (the address).
-    { name: 'dovecot password', sql: dovecot.password.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
+    { name: 'dovecot password', sql: dovecotFill(dovecot.password) },
+    { name: 'dovecot app password', sql: dovecotFill(dovecot.appPassword) },
+    { name: 'dovecot app password use', sql: dovecotFill(dovecot.appPasswordUse) },
+    { name: 'sieve name', sql: `SELECT ${nameMap.valueField} FROM ${sieveDict.view} WHERE name = '${sieveDict.scriptName}' AND address = '${user}'` },
+    { name: 'sieve data', sql: `SELECT ${dataMap.valueField} FROM ${sieveDict.view} WHERE script_id = 'seed-${user}' AND address = '${user}'` },
     { name: 'dovecot user', sql: dovecot.user.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
     { name: 'opendkim key', sql: `SELECT ${dkimKeys.data.join(', ')} FROM ${dkimKeys.view} WHERE ${dkimKeys.key} = '${s.domain}'` },
   ];
 }
 
 /**
- * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@, its usage
- * and an alias a@; the first half of those domains are alias domains of the second half.
+ * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@ with its usage
+ * (every tenth also with an app password and a Sieve script), and an alias a@; the first half of those domains are alias
+ * domains of the second half.
  */
 export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): string[] {
   const numbers = dialect === 'postgres' ? `SELECT i FROM generate_series(1, ${rows}) i` : `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${rows}) SELECT i FROM s`;
@@ -57,6 +68,10 @@ export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): st
     `INSERT INTO mailbox (owner_id, domain_id, local_part, address, address_unicode, password_hash, quota, created_at, updated_at)
       SELECT d.owner_id, d.id, 'm', 'm@' || d.name, 'm@' || d.name, 'x', 1048576, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO mailbox_usage (address, bytes, messages) SELECT 'm@' || d.name, 10, 1 FROM domain d WHERE d.name_unicode = 'seed'`,
+    `INSERT INTO app_password (mailbox_id, name, selector, password_hash, created_at, created_ip)
+      SELECT m.id, 'seed', 'abcd', 'x', ${at}, '' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
+    `INSERT INTO mailbox_sieve (mailbox_id, script_id, script, updated_at)
+      SELECT m.id, 'seed-' || m.address, 'keep;', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
     `INSERT INTO alias (owner_id, domain_id, local_part, address, address_unicode, goto, created_at, updated_at)
       SELECT d.owner_id, d.id, 'a', 'a@' || d.name, 'a@' || d.name, 'm@' || d.name, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO alias_domain (owner_id, alias_domain_id, target_domain_id, created_at, updated_at)

@@ -65,20 +65,25 @@ async function pgQuery(url: string, text: string) {
 
 export type Backend = 'sqlite' | 'postgres';
 
+/** What the outside world is: `relayhost` ("[127.0.0.1]:port"), where Postfix sends mail for other domains (an SMTP sink). */
+export interface StackOptions {
+  relayhost?: string;
+}
+
 /** `panelEnv`: more of the panel's settings (e.g. MAILBOX_DELETE_MODE). */
-export async function startMailStack(backend: Backend, dnsServers: string, panelEnv: Record<string, string> = {}) {
+export async function startMailStack(backend: Backend, dnsServers: string, panelEnv: Record<string, string> = {}, options: StackOptions = {}) {
   if (process.getuid?.() !== 0) throw new Error('npm run test:mail starts Postfix and Dovecot: run it as root, after deploy/install-mail-packages.sh');
   // What has been started so far, undone in reverse order if a later step fails.
   const undo: (() => Promise<unknown> | unknown)[] = [];
   try {
-    return await startSteps(backend, dnsServers, undo, panelEnv);
+    return await startSteps(backend, dnsServers, undo, panelEnv, options);
   } catch (error) {
     for (const step of undo.reverse()) await Promise.resolve().then(step).catch(() => undefined);
     throw error;
   }
 }
 
-async function startSteps(backend: Backend, dnsServers: string, undo: (() => Promise<unknown> | unknown)[], extraEnv: Record<string, string>) {
+async function startSteps(backend: Backend, dnsServers: string, undo: (() => Promise<unknown> | unknown)[], extraEnv: Record<string, string>, options: StackOptions) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `maildesk-mail-${backend}-`));
   fs.chmodSync(dir, 0o755);
   undo.push(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -89,7 +94,11 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     submission: await freePort(),
     dkim: await freePort(),
     imap: await freePort(),
+    pop3: await freePort(),
     lmtp: await freePort(),
+    reinject: await freePort(),
+    srsForward: await freePort(),
+    srsReverse: await freePort(),
     quota: await freePort(),
   };
   const paths = {
@@ -113,6 +122,10 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   // A self-signed certificate: logins only over TLS.
   const tls = { cert: path.join(dir, 'mail.pem'), key: path.join(dir, 'mail.key') };
   await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${MAIL_HOSTNAME}`, '-keyout', tls.key, '-out', tls.cert]);
+
+  // postsrsd's secret (Debian's package makes /etc/postsrsd.secret).
+  const srsSecret = path.join(dir, 'postsrsd.secret');
+  fs.writeFileSync(srsSecret, `${crypto.randomBytes(18).toString('base64url')}\n`, { mode: 0o600 });
 
   const serverUrl = postgresServerUrl();
   const database = `maildesk_mail_${id}`;
@@ -180,6 +193,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       '--smtp', `127.0.0.1:${ports.smtp}`, '--submission', `127.0.0.1:${ports.submission}`, '--imap', `127.0.0.1:${ports.imap}`, '--lmtp', `127.0.0.1:${ports.lmtp}`, '--quota-status', `127.0.0.1:${ports.quota}`,
       '--dkim-milter', `127.0.0.1:${ports.dkim}`, '--submission-rate', String(SUBMISSION_RATE), '--mynetworks', '127.0.0.1/32',
       '--tls-cert', tls.cert, '--tls-key', tls.key,
+      '--pop3', `127.0.0.1:${ports.pop3}`, '--reinject', `127.0.0.1:${ports.reinject}`,
+      '--srs-forward', `127.0.0.1:${ports.srsForward}`, '--srs-reverse', `127.0.0.1:${ports.srsReverse}`, '--srs-secret', srsSecret,
+      ...(options.relayhost ? ['--relayhost', options.relayhost] : []),
       '--postfix-queue', paths.queue, '--postfix-data', paths.postfixData, '--dovecot-run', paths.dovecotRun, '--dovecot-state', paths.dovecotState,
       '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--opendkim-role', roles.opendkim, '--no-auth-delay',
     ],
@@ -193,6 +209,13 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   const postfixConf = path.join(paths.conf, 'postfix');
   const dovecotConf = path.join(paths.conf, 'dovecot', 'dovecot.conf');
   const opendkimConf = path.join(paths.conf, 'opendkim', 'opendkim.conf');
+  // postsrsd as the generated /etc/default/postsrsd says (Debian's unit passes these), in the foreground.
+  const srs = Object.fromEntries(
+    fs.readFileSync(path.join(paths.conf, 'postsrsd', 'postsrsd'), 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+  const postsrsdArgs = ['-s', srs.SRS_SECRET, '-d', srs.SRS_DOMAIN, '-a', srs.SRS_SEPARATOR, '-f', srs.SRS_FORWARD_PORT, '-r', srs.SRS_REVERSE_PORT, '-l', srs.SRS_LISTEN_ADDR, '-4'];
+  let postsrsd: ChildProcess | undefined = spawn('postsrsd', postsrsdArgs, { stdio: 'ignore' });
+  undo.push(() => postsrsd?.kill('SIGTERM'));
   // Postfix first: it makes private/, where Dovecot puts the SMTP AUTH socket.
   undo.push(() => run('postfix', ['-c', postfixConf, 'stop']));
   await run('postfix', ['-c', postfixConf, 'start']).catch((error) => {
@@ -205,7 +228,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   let opendkimErrors = '';
   opendkim.stderr!.on('data', (chunk) => (opendkimErrors += String(chunk)));
   undo.push(() => opendkim?.kill('SIGTERM'));
-  await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
+  await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.pop3)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.reinject)) && (await portOpen(ports.srsForward)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
     throw new Error(`${error.message}\n${opendkimErrors}`);
   });
 
@@ -287,8 +310,10 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
           await client.end();
         }
       } else {
-        const db = new Database(sqlitePath, { readonly: true });
+        // Read-write: Dovecot's record of an app password's use is an UPDATE.
+        const db = new Database(sqlitePath);
         try {
+          db.pragma('busy_timeout = 5000');
           for (const q of queries) {
             const plan = db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all().map((r: any) => r.detail).join('\n');
             const start = process.hrtime.bigint();
@@ -325,6 +350,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       await this.stopPanel();
       opendkim?.kill('SIGTERM');
       opendkim = undefined;
+      postsrsd?.kill('SIGTERM');
+      postsrsd = undefined;
       await run('postfix', ['-c', postfixConf, 'stop']).catch(() => undefined);
       await run('doveadm', ['-c', dovecotConf, 'stop']).catch(() => undefined);
       await waitFor('the daemons to stop', async () => (!(await portOpen(ports.smtp)) && !(await portOpen(ports.imap)) ? true : undefined), 15_000).catch(() => undefined);
