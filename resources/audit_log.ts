@@ -1,6 +1,6 @@
 import { defineResource, staff } from './define.js';
 
-export const actorTypes = ['customer', 'team_member', 'operator', 'anonymous', 'system'] as const;
+export const actorTypes = ['customer', 'team_member', 'operator', 'mailbox', 'anonymous', 'system'] as const;
 
 /** The audit trail: every change made through the API, every sign-in and failed sign-in. */
 export const auditLog = defineResource({

@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { lineText, longText } from './text.js';
 
-export type Area = 'admin' | 'manage';
-export const areas: readonly Area[] = ['admin', 'manage'];
+/** Customers and their team (/api/admin), operators (/api/manage), mailbox owners (/api/mail). */
+export type Area = 'admin' | 'manage' | 'mail';
+export const areas: readonly Area[] = ['admin', 'manage', 'mail'];
 
 export const operatorRoles = ['superadmin', 'support', 'billing'] as const;
 export type OperatorRole = (typeof operatorRoles)[number];
@@ -18,6 +19,8 @@ export const operations: readonly Operation[] = ['list', 'get', 'create', 'updat
 
 /** In the customer area: the customer account alone, or its team members as well. */
 export type CustomerAccess = 'owner' | 'team';
+/** In the mailbox owners' area: the signed-in mailbox's own records (`mailboxScope`). */
+export type MailboxAccess = 'mailbox';
 
 export type FieldKind =
   | 'text'
@@ -98,6 +101,8 @@ export interface ResourceDeclaration {
   teamScope?: string;
   /** The column naming the login that made a record: a team member sees only the records they made (tickets). */
   authorScope?: string;
+  /** The column naming the mailbox a record belongs to: the mailbox owners' area reaches only the caller's mailbox's records. */
+  mailboxScope?: string;
   /** Column values every record of this resource has (e.g. customers have no owner_id). */
   where?: Record<string, string | number | null>;
   /** Maintained created_at / updated_at columns. */
@@ -105,6 +110,8 @@ export interface ResourceDeclaration {
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   admin?: AreaConfig<CustomerAccess>;
   manage?: AreaConfig<readonly OperatorRole[]>;
+  /** The mailbox owners' area: needs `mailboxScope`. */
+  mail?: AreaConfig<MailboxAccess>;
 }
 
 export function defineResource<const R extends ResourceDeclaration>(resource: R): R {
@@ -113,6 +120,7 @@ export function defineResource<const R extends ResourceDeclaration>(resource: R)
       throw new Error(`${resource.name}.${name}: a write-only field cannot be listed`);
     }
   }
+  if (resource.mail && !resource.mailboxScope) throw new Error(`${resource.name}: the mailbox owners' area needs mailboxScope`);
   return resource;
 }
 

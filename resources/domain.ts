@@ -42,6 +42,8 @@ export const domain = defineResource({
     max_quota: { kind: 'bytes', min: 0, max: MAX_QUOTA_BYTES, default: 0, writableIn: 'manage', list: true },
     dkim_selector: { kind: 'text', writable: 'never' },
     note: { kind: 'text', min: 0, max: 500, default: '' },
+    /** The domain's mailboxes may sign in to the mailbox owners' area (/mail); off ends their sessions. */
+    mailbox_area: { kind: 'boolean', default: 1, list: true },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
@@ -53,7 +55,7 @@ export const domain = defineResource({
     delete: 'owner',
     notes: {
       create: 'The name may be Unicode (IDN): stored as punycode in `name`, shown in `name_unicode`. It stays pending until verified (domain/verify); a DKIM key pair is made with it.',
-      update: 'Customers change only the note; status and limits are set by operators.',
+      update: "Customers change the note and mailbox_area (whether the domain's mailboxes may use the mailbox owners' area); status and limits are set by operators.",
       delete: 'Refused while the domain has mailboxes, aliases or alias domains.',
     },
   },

@@ -30,6 +30,10 @@ export const mailbox = defineResource({
     used_bytes: { kind: 'bytes', writable: 'never', list: true },
     used_messages: { kind: 'integer', writable: 'never', list: true },
     delivery_checked_at: { kind: 'datetime', writable: 'never', list: true },
+    /** Mail programs (IMAP, POP3, SMTP) must use app passwords; the main password still signs in to the mailbox owners' area. */
+    app_passwords_only: { kind: 'boolean', default: 0, list: true },
+    /** How many app passwords the owner made (never their values). */
+    app_passwords: { kind: 'integer', writable: 'never', virtual: true, list: true },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },

@@ -2,6 +2,8 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    mailbox_sign_in_refused: "This mailbox cannot sign in here: the mailbox, its domain or its account is deactivated, or the mailbox owners' area is off for its domain. Ask whoever runs your mail.",
+    app_password_limit: 'A mailbox may have at most %{limit} app passwords. Revoke one you no longer use first.',
     session: 'Your session has ended. Please sign in again.',
     validation: 'Some fields need attention.',
     not_verified: 'Please verify your e-mail address first.',
@@ -58,6 +60,9 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    time_zone: 'Not a known time zone (e.g. Asia/Shanghai)',
+    ends_before_start: 'The end must come after the start',
+    forward_to_own_address: 'Mail to %{address} already comes to this mailbox: forwarding to it would go round in circles',
     required: 'Required',
     invalid: 'Invalid value',
     invalid_type: 'Expected a %{expected}',

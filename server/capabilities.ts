@@ -3,6 +3,7 @@ import { accounts } from './accounts/index.js';
 import type { Capability } from './core/capability.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
+import { mailboxOwners } from './mailbox-owners/index.js';
 import { outbox } from './outbox/index.js';
 import { shop } from './shop/index.js';
 import { stats } from './stats/index.js';
@@ -10,4 +11,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, storage, shop, support, outbox, jobs, stats];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, storage, shop, support, outbox, jobs, stats];

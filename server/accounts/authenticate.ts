@@ -11,7 +11,7 @@ async function teamDomainsOf(db: Db, memberId: number): Promise<number[]> {
   return rows.map((r) => Number(r.domain_id));
 }
 
-export const authenticators: Authenticators = {
+export const authenticators: Pick<Authenticators, 'customer' | 'operator'> = {
   async operator({ database, config }, token): Promise<Actor> {
     const operator = await findSignedIn(database, config, 'operator', token);
     if (!operator || operator.status !== 'active') throw noSession();

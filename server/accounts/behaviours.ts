@@ -2,6 +2,7 @@
 import { hashPassword } from '../core/passwords.js';
 import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
 import { revokeSessionsOf, type SessionActor } from './sessions.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 /** Stores a given password only as its argon2id hash (made before the transaction opens). */
 export const hashGivenPassword: ResourceBehaviour['prepare'] = async (input) =>
@@ -25,6 +26,8 @@ export function revokeOnLockout(actor: SessionActor): ResourceBehaviour['after']
       // A customer's team members log in on the customer's behalf: a disabled customer ends theirs too.
       const members = await ctx.trx.selectFrom('user').select('id').where('owner_id', '=', account.id as number).execute();
       await revokeSessionsOf(ctx.trx, 'customer', members.map((m) => m.id));
+      // And the owners of its mailboxes theirs (not when the customer only changed a password).
+      if (change.op === 'delete' || change.after?.status !== 'active') await endMailboxSessions(ctx.trx, { ownerId: account.id as number });
     }
   };
 }

@@ -52,11 +52,16 @@ const signedInSql = {
   operator: `select s.id as session_id, s.last_seen_at, s.expires_at, a.id, a.username, a.role, a.status
     from session s join admin a on a.id = s.account_id
     where s.token_hash = ? and s.actor = 'operator' and s.revoked_at is null`,
+  // A mailbox owner signs in only while the mailbox, its domain (active, verified, area on) and its customer are active.
+  mailbox: `select s.id as session_id, s.last_seen_at, s.expires_at, m.id, m.address, m.owner_id, m.domain_id, 'active' as status
+    from session s join mailbox m on m.id = s.account_id join domain d on d.id = m.domain_id join "user" u on u.id = m.owner_id
+    where s.token_hash = ? and s.actor = 'mailbox' and s.revoked_at is null
+      and m.active = 1 and d.status = 'active' and d.verified_at is not null and d.mailbox_area = 1 and u.status = 'active'`,
 } as const;
 const forPostgres = (text: string) => text.replace('?', '$1');
 const compiled = {
   sqlite: signedInSql,
-  postgres: { customer: forPostgres(signedInSql.customer), operator: forPostgres(signedInSql.operator) },
+  postgres: { customer: forPostgres(signedInSql.customer), operator: forPostgres(signedInSql.operator), mailbox: forPostgres(signedInSql.mailbox) },
 };
 
 interface LiveSession {
@@ -73,13 +78,19 @@ export interface SignedInOperator extends LiveSession {
   username: string;
   role: string;
 }
+export interface SignedInMailbox extends LiveSession {
+  address: string;
+  owner_id: number;
+  domain_id: number;
+}
 
 /** The live session a token names with its account, or undefined. Refreshes its idle clock at most once a minute. */
 export async function findSignedIn(database: DatabaseHandle, policy: SessionPolicy, actor: 'customer', token: string): Promise<SignedInCustomer | undefined>;
 export async function findSignedIn(database: DatabaseHandle, policy: SessionPolicy, actor: 'operator', token: string): Promise<SignedInOperator | undefined>;
+export async function findSignedIn(database: DatabaseHandle, policy: SessionPolicy, actor: 'mailbox', token: string): Promise<SignedInMailbox | undefined>;
 export async function findSignedIn({ db, dialect, read }: DatabaseHandle, policy: SessionPolicy, actor: SessionActor, token: string): Promise<LiveSession | undefined> {
   if (!token) return undefined;
-  const [session] = await read<LiveSession>(compiled[dialect][actor as 'customer' | 'operator'], [sha256(token)]);
+  const [session] = await read<LiveSession>(compiled[dialect][actor], [sha256(token)]);
   if (!session) return undefined;
   const nowMs = clockMs();
   const lastSeen = Date.parse(session.last_seen_at);

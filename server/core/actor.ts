@@ -23,10 +23,21 @@ export type Actor =
       /** The login as its session read it: what me/info answers with, at no second query. */
       account?: AccountInfo;
     }
-  | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole };
+  | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole }
+  | {
+      /** A mailbox owner, signed in to /api/mail with the mailbox's address and password. */
+      kind: 'mailbox';
+      sessionId: number;
+      mailboxId: number;
+      /** The customer the mailbox belongs to. */
+      customerId: number;
+      domainId: number;
+      address: string;
+    };
 
 export type CustomerActor = Extract<Actor, { kind: 'customer' }>;
 export type OperatorActor = Extract<Actor, { kind: 'operator' }>;
+export type MailboxActor = Extract<Actor, { kind: 'mailbox' }>;
 
 export const anonymous: Actor = { kind: 'anonymous' };
 
@@ -42,6 +53,8 @@ export function actorForLog(actor: Actor | SystemActor): { actor_type: string; a
       return { actor_type: actor.isOwner ? 'customer' : 'team_member', actor_id: actor.accountId, actor_name: actor.email };
     case 'operator':
       return { actor_type: 'operator', actor_id: actor.id, actor_name: actor.username };
+    case 'mailbox':
+      return { actor_type: 'mailbox', actor_id: actor.mailboxId, actor_name: actor.address };
     default:
       return { actor_type: 'anonymous', actor_id: null, actor_name: '' };
   }

@@ -7,22 +7,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Locale } from '../../resources/customer.js';
 import type { OperatorRole } from '../../resources/define.js';
-import { anonymous, type Actor, type CustomerActor, type OperatorActor } from './actor.js';
+import { anonymous, type Actor, type CustomerActor, type MailboxActor, type OperatorActor } from './actor.js';
 import type { RequestOrigin } from './audit.js';
 import { AppError, forbidden } from './errors.js';
 import { malformedQuery } from './query-string.js';
 import type { Services } from './services.js';
 import { parseInput } from './validation.js';
 
-/** Who may make a call: anyone, or the holder of one area's token. */
-export type Auth = 'public' | 'customer' | 'operator';
+/** Who may make a call: anyone, or the holder of one area's token (customer: /api/admin, operator: /api/manage, mailbox: /api/mail). */
+export type Auth = 'public' | 'customer' | 'operator' | 'mailbox';
 export type SignedInAuth = Exclude<Auth, 'public'>;
 
 /** Resolves an area's token (the Authentication header) to an active caller, or throws noSession(). */
 export type Authenticator = (services: Services, token: string) => Promise<Actor>;
 export type Authenticators = Record<SignedInAuth, Authenticator>;
 
-type ActorOf<A extends Auth> = A extends 'customer' ? CustomerActor : A extends 'operator' ? OperatorActor : Actor;
+type ActorOf<A extends Auth> = A extends 'customer' ? CustomerActor : A extends 'operator' ? OperatorActor : A extends 'mailbox' ? MailboxActor : Actor;
 
 export interface CallContext<A extends Auth = Auth> extends RequestOrigin {
   services: Services;

@@ -15,6 +15,20 @@ const envelope = {
   },
 };
 
+/** Who may make the call, as the description says it. */
+function callerOf(call: CallSpec<any>): string {
+  switch (call.auth) {
+    case 'public':
+      return 'anyone';
+    case 'customer':
+      return 'customer session (/api/admin)';
+    case 'mailbox':
+      return "mailbox owner's session (/api/mail)";
+    default:
+      return `operator session (/api/manage)${call.roles ? `: ${['superadmin', ...call.roles.filter((r: string) => r !== 'superadmin')].join(', ')}` : ''}`;
+  }
+}
+
 export function openApiDocument(calls: CallSpec<any>[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const call of calls) {
@@ -26,7 +40,7 @@ export function openApiDocument(calls: CallSpec<any>[], version: string) {
       tags: [call.tag],
       summary: call.summary,
       security: call.auth === 'public' ? [] : [{ Authentication: [] }],
-      'x-caller': call.auth === 'public' ? 'anyone' : call.auth === 'customer' ? 'customer session (/api/admin)' : `operator session (/api/manage)${call.roles ? `: ${['superadmin', ...call.roles.filter((r) => r !== 'superadmin')].join(', ')}` : ''}`,
+      'x-caller': callerOf(call),
       responses: { 200: { description: 'Envelope with code 0', content: { 'application/json': { schema: envelope } } }, default: { description: 'Envelope with an error code', content: { 'application/json': { schema: envelope } } } },
     };
     if (call.method === 'GET') {
@@ -48,7 +62,8 @@ export function openApiDocument(calls: CallSpec<any>[], version: string) {
       version,
       description:
         'Every response is {code, data, message}. code 0 is success; 20000 means no, expired or revoked session. ' +
-        'Send the session token in the Authentication header: customer tokens on /api/admin, operator tokens on /api/manage. ' +
+        'Send the session token in the Authentication header: customer tokens on /api/admin, operator tokens on /api/manage, ' +
+        "mailbox owners' tokens (POST /api/mail/login/login) on /api/mail; a token of one area is no session in another. " +
         'List calls take page, page_size (≤ 100), sort, order (asc|desc), filter (object, or JSON in a query string) and q, and answer {list, total, page, page_size}.',
     },
     components: { securitySchemes: { Authentication: { type: 'apiKey', in: 'header', name: 'Authentication' } } },

@@ -12,6 +12,7 @@ import {
   pathOf,
   type Area,
   type CustomerAccess,
+  type MailboxAccess,
   type Operation,
   type OperatorRole,
   type ResourceDeclaration,
@@ -19,7 +20,7 @@ import {
 import type { Db } from '../db/index.js';
 import type { Actor } from './actor.js';
 import { audit, changedFields } from './audit.js';
-import { defineCall, type CallContext, type CallSpec } from './calls.js';
+import { defineCall, type CallContext, type CallSpec, type SignedInAuth } from './calls.js';
 import { forbidden, notFound } from './errors.js';
 import { listParams } from './list-query.js';
 import { resourceStore, type Row } from './resource-store.js';
@@ -88,14 +89,16 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
   for (const area of areas) {
     const config = resource[area];
     if (!config) continue;
-    const accessOf = (op: Operation) => config[op] as CustomerAccess | readonly OperatorRole[] | undefined;
-    const baseOf = (op: string, access: CustomerAccess | readonly OperatorRole[]) => ({
+    const accessOf = (op: Operation) => config[op] as CustomerAccess | readonly OperatorRole[] | MailboxAccess | undefined;
+    const baseOf = (op: string, access: CustomerAccess | readonly OperatorRole[] | MailboxAccess) => ({
       path: `/api/${area}/${pathOf(resource, area)}/${op}`,
-      auth: area === 'admin' ? ('customer' as const) : ('operator' as const),
+      auth: authOf[area],
       tag: `${area}/${pathOf(resource, area)}`,
       allow: area === 'admin' ? allowCustomer(access as CustomerAccess) : undefined,
       roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
     });
+    // The customer a change concerns: the record's owner, or the customer of the mailbox whose record it is.
+    const concerns = (row: Record<string, unknown>, ctx: CallContext) => store.ownerOf(row) ?? (ctx.actor.kind === 'mailbox' ? ctx.actor.customerId : null);
     for (const [name, own] of Object.entries(behaviour.calls ?? {})) {
       const access = accessOf(own.access ?? (name as Operation));
       if (!access) continue;
@@ -169,7 +172,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                     await behaviour.after({ ...change, requested: row, after: created }, w);
                     created = (await store.find(w.trx, {}, created.id))!;
                   }
-                  await audit(w.trx, w, { action: 'create', targetType: resource.name, targetId: created.id, userId: store.ownerOf(created), after: created });
+                  await audit(w.trx, w, { action: 'create', targetType: resource.name, targetId: created.id, userId: concerns(created, w), after: created });
                   return created;
                 });
               },
@@ -207,7 +210,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                       action: passwordChanged ? 'update_with_password' : 'update',
                       targetType: resource.name,
                       targetId: id,
-                      userId: store.ownerOf(updated),
+                      userId: concerns(updated, w),
                       ...diff,
                     });
                   }
@@ -232,7 +235,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   await behaviour.beforeRemove?.(before, w);
                   await store.remove(w.trx, id);
                   await behaviour.after?.({ op: 'delete', before }, w);
-                  await audit(w.trx, w, { action: 'delete', targetType: resource.name, targetId: id, userId: store.ownerOf(before), before });
+                  await audit(w.trx, w, { action: 'delete', targetType: resource.name, targetId: id, userId: concerns(before, w), before });
                   return { id };
                 }),
             }),
@@ -243,6 +246,9 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
   }
   return calls;
 }
+
+/** Whose token each area takes. */
+const authOf = { admin: 'customer', manage: 'operator', mail: 'mailbox' } as const satisfies Record<Area, SignedInAuth>;
 
 const withNotes = (summary: string, notes?: string) => (notes ? `${summary}. ${notes}` : summary);
 

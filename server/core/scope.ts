@@ -1,7 +1,8 @@
 /**
  * The one rule of who sees what of a resource: its own condition (`where`), in the customer
  * area the caller's customer (`owner`), and for a team member only their domains' records
- * (`teamScope`) or the records they made (`authorScope`). Lists, reads, writes and hand-written
+ * (`teamScope`) or the records they made (`authorScope`); in the mailbox owners' area the caller's
+ * mailbox's records (`mailboxScope`). Lists, reads, writes and hand-written
  * calls all bound themselves with it.
  */
 import type { Area, ResourceDeclaration } from '../../resources/define.js';
@@ -15,6 +16,8 @@ import { resourceStore, type Row } from './resource-store.js';
 export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor): Record<string, string | number | null> {
   const scope = { ...resource.where };
   if (area === 'admin' && resource.owner && actor.kind === 'customer') scope[resource.owner] = actor.customerId;
+  // A mailbox owner reaches their mailbox's records only; anyone else in that area, none.
+  if (area === 'mail' && resource.mailboxScope) scope[resource.mailboxScope] = actor.kind === 'mailbox' ? actor.mailboxId : 0;
   return scope;
 }
 

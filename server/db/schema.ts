@@ -11,6 +11,7 @@ import type { SupportTables } from './tables/support.js';
 import type { OutboxTables } from './tables/outbox.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { StatsTables } from './tables/stats.js';
+import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -21,6 +22,7 @@ export type * from './tables/support.js';
 export type * from './tables/outbox.js';
 export type * from './tables/jobs.js';
 export type * from './tables/stats.js';
+export type * from './tables/mailbox-owners.js';
 
 export interface Database
   extends AccountsTables,
@@ -31,4 +33,5 @@ export interface Database
     SupportTables,
     OutboxTables,
     JobsTables,
-    StatsTables {}
+    StatsTables,
+    MailboxOwnersTables {}

@@ -6,6 +6,7 @@
  * verified domains of active customers answer; anything else is a bare 404 that says nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { mailbox as mailboxResource } from '../../resources/mailbox.js';
 import { staff, type Area } from '../../resources/define.js';
 import { defineCall, type CallContext } from '../core/calls.js';
@@ -85,5 +86,14 @@ const profileOf = async (ctx: CallContext, area: Area, id: number) => {
 export const mailClientCalls = [
   defineCall({ method: 'GET', path: '/api/admin/email/client_settings', auth: 'customer', tag: 'admin/email', summary: settingsSummary, input: idInput, handler: async ({ id }, ctx) => { const { settings, inService } = await mailboxSettings(ctx, 'admin', id); return { ...settings, in_service: inService }; } }),
   defineCall({ method: 'GET', path: '/api/manage/email/client_settings', auth: 'operator', roles: staff, tag: 'manage/email', summary: settingsSummary, input: idInput, handler: async ({ id }, ctx) => { const { settings, inService } = await mailboxSettings(ctx, 'manage', id); return { ...settings, in_service: inService }; } }),
+  defineCall({
+    method: 'GET',
+    path: '/api/mail/me/client_settings',
+    auth: 'mailbox',
+    tag: 'mail/me',
+    summary: `The signed-in mailbox's settings, as /api/admin/email/client_settings gives them. ${settingsSummary}`,
+    input: z.object({}),
+    handler: async (_input, ctx) => ({ ...clientSettings(ctx.services.config, ctx.actor.address), in_service: Boolean(await servedDomain(ctx.services, ctx.actor.address.split('@')[1])) }),
+  }),
   defineCall({ method: 'GET', path: '/api/admin/email/apple_profile', auth: 'customer', tag: 'admin/email', summary: profileSummary, input: idInput, handler: ({ id }, ctx) => profileOf(ctx, 'admin', id) }),
 ];

@@ -5,6 +5,7 @@ import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { now } from '../core/time.js';
 import { dkimKeyPair, selectorOf } from './dkim.js';
 import { asciiDomain, unicodeDomain } from './names.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 export const domainBehaviour: ResourceBehaviour = {
   // An RSA key takes a while to make: before the transaction opens.
@@ -30,6 +31,14 @@ export const domainBehaviour: ResourceBehaviour = {
     if (input.status === 'active' && !change.before?.verified_at) return { verified_at: now(), verified_by: 'operator' };
     if (input.status === 'pending') return { verified_at: null, verified_by: null };
     return {};
+  },
+  // Out of service, or its area turned off: its mailboxes' owners' sessions end.
+  async after(change, ctx) {
+    if (change.op !== 'update') return;
+    const [before, after] = [change.before!, change.after!];
+    const outOfService = before.status === 'active' && after.status !== 'active';
+    const areaOff = Number(before.mailbox_area) === 1 && Number(after.mailbox_area) === 0;
+    if (outOfService || areaOff) await endMailboxSessions(ctx.trx, { domainId: before.id });
   },
   async check(change, ctx) {
     if (change.op !== 'delete') return;

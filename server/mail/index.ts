@@ -2,7 +2,7 @@
  * Hosted mail: domains (DNS records, proof of ownership, DKIM keys), mailboxes, aliases and
  * alias domains, which Postfix and Dovecot read straight from the database; deleting and
  * restoring mailboxes; the settings mail programs need, and their automatic configuration; the
- * mail server the domains point at, for operators.
+ * mail server the domains point at, for operators; mailboxes' out-of-office and forwarding (Sieve).
  */
 import { alias } from '../../resources/alias.js';
 import { aliasDomain } from '../../resources/alias_domain.js';
@@ -20,17 +20,18 @@ import { mailboxBehaviour } from './mailbox.js';
 import { mailboxCalls } from './mailbox-calls.js';
 import { mailServerCalls } from './mail-server-calls.js';
 import { forgetFinishedDeletions, purgeMailboxJob } from './mailbox-deletion.js';
+import { mailboxRuleCalls, ownRuleCalls } from './rule-calls.js';
 
 export const mail = defineCapability({
   name: 'mail',
   resources: [
     { declaration: domain, behaviour: domainBehaviour },
-    { declaration: mailbox, behaviour: mailboxBehaviour },
+    { declaration: mailbox, behaviour: { ...mailboxBehaviour, calls: mailboxRuleCalls } },
     { declaration: deletedMailbox },
     { declaration: alias, behaviour: aliasBehaviour },
     { declaration: aliasDomain, behaviour: aliasDomainBehaviour },
   ],
-  calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls, ...mailServerCalls],
+  calls: [...domainDnsCalls, ...mailboxCalls, ...deletedMailboxCalls, ...mailClientCalls, ...mailServerCalls, ...ownRuleCalls],
   routes: registerMailClientConfig,
   jobs: [purgeMailboxJob],
   housekeeping: [

@@ -10,12 +10,15 @@ import { idInput } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
 import { now } from '../core/time.js';
 import { hashMailboxPassword } from './mailbox-password.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 async function updatePassword(ctx: CallContext<'customer'>, id: number, password: string) {
   const box = await findVisible(mailboxResource, 'admin', ctx, id);
   const password_hash = await hashMailboxPassword(password);
   await ctx.services.db.transaction().execute(async (trx) => {
     await trx.updateTable('mailbox').set({ password_hash, updated_at: now() }).where('id', '=', box.id).execute();
+    // Set by someone else: the owner's sessions end.
+    await endMailboxSessions(trx, { mailboxId: box.id });
     await audit(trx, ctx, { action: 'update_password', targetType: 'email', targetId: box.id, userId: box.owner_id as number, after: { address: box.address } });
   });
   return findVisible(mailboxResource, 'admin', ctx, id);

@@ -5,6 +5,7 @@ import { checkMailboxQuota } from '../storage/capacity.js';
 import { checkLimit, usableDomain } from './domain-of.js';
 import { heldStates, refuseHeldAddress, retireMailboxes } from './mailbox-deletion.js';
 import { hashMailboxPassword } from './mailbox-password.js';
+import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 /**
  * An address is either a mailbox or an alias, never both (the mailbox is its own alias
@@ -58,6 +59,12 @@ export const mailboxBehaviour: ResourceBehaviour = {
         domainMaxQuota: Number(domain.max_quota),
       });
     }
+  },
+  // Deactivated, or its password set by someone else: its owner's sessions end.
+  async after(change, ctx) {
+    if (change.op !== 'update') return;
+    const deactivated = Number(change.before!.active) === 1 && Number(change.after!.active) === 0;
+    if (deactivated || typeof change.requested?.password_hash === 'string') await endMailboxSessions(ctx.trx, { mailboxId: change.before!.id });
   },
   // Its mail stays on disk through the grace period, restorable by an operator, then a job removes it.
   beforeRemove: (before, ctx) => retireMailboxes(ctx, { mailboxId: before.id }),

@@ -39,7 +39,7 @@ export const ticketBehaviour: ResourceBehaviour = {
         area === 'admin'
           ? `Reply in a ticket (reopens a closed one within TICKET_REOPEN_DAYS). ${files}`
           : `Reply in a ticket (status: answered by default, or waiting_customer, closed), or add an internal note (internal: true) the customer never sees. ${files}`,
-      input: (area) => appendInput[area].extend({ attachments: attachmentsInput }),
+      input: (area) => appendInput[area as keyof typeof appendInput].extend({ attachments: attachmentsInput }),
       handler: (input, ctx) => appendMessage(ctx, input),
     },
     attachment: {

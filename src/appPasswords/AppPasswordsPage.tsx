@@ -78,7 +78,7 @@ export function AppPasswordsPage() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedAppPassword>();
-  const { data } = useQuery({ queryKey: KEY, queryFn: () => call<{ list: AppPassword[]; total: number }>('GET', 'app_password/list') });
+  const { data } = useQuery({ queryKey: KEY, queryFn: () => call<{ list: AppPassword[]; total: number }>('GET', 'app_password/list', { page_size: 100 }) });
   return (
     <Box sx={{ mt: 2 }} className="app-passwords-page">
       <Title title="app.mail_area.menu.app_passwords" />

@@ -36,13 +36,16 @@ export async function operatorSignIn(publicApi: HttpClient, params: { username: 
 
 export interface MailboxSignedIn {
   id: number;
-  address: string;
+  /** The mailbox's address (punycode domain), as sign-ins answer with the e-mail they took. */
+  email: string;
+  address_unicode?: string;
+  name?: string | null;
   token: string;
 }
 
 /** A mailbox owner signs in with the mailbox's address and its (main) password. */
 export async function mailboxSignIn(publicApi: HttpClient, params: { email: string; password: string }, session: SessionStore<MailboxSession> = mailboxSession) {
-  const signedIn = await publicApi<Partial<MailboxSignedIn> & { token: string }>({ method: 'POST', path: '/api/mail/login/login', params });
-  session.set({ id: Number(signedIn.id) || 0, address: String(signedIn.address ?? params.email), token: signedIn.token });
+  const signedIn = await publicApi<MailboxSignedIn>({ method: 'POST', path: '/api/mail/login/login', params });
+  session.set({ id: signedIn.id, address: signedIn.email, token: signedIn.token });
   return signedIn;
 }

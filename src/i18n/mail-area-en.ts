@@ -96,6 +96,11 @@ export const mailAreaEn = {
         short: { on: 'To %{count} address(es)', off: 'Off' },
       },
     },
+    mailbox_owner: {
+      app_passwords_only_hint: 'On: IMAP, POP3 and SMTP refuse the mailbox password; each mail program needs an app password, which the mailbox owner makes at /mail. The owner still signs in there with the mailbox password.',
+      mailbox_area_hint: 'Lets this domain’s mailbox owners sign in at /mail/login to change their password, set an out-of-office reply, forwarding and app passwords. Off ends their sessions there.',
+      app_password_count: '%{smart_count} (made and revoked by the mailbox owner at /mail)',
+    },
     app_passwords: {
       title: 'App passwords',
       intro: 'A mail program (IMAP, POP3 or SMTP) can sign in with an app password instead of the mailbox password. Give each program or device its own: if one is lost, revoke its password alone.',

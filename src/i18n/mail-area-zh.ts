@@ -95,6 +95,11 @@ export const mailAreaZh: MailAreaMessages = {
         short: { on: '转发到 %{count} 个地址', off: '关闭' },
       },
     },
+    mailbox_owner: {
+      app_passwords_only_hint: '开启后，IMAP、POP3 和 SMTP 将拒绝邮箱密码；每个邮件客户端都需要应用专用密码，由邮箱用户在 /mail 创建。邮箱用户仍可用邮箱密码登录 /mail。',
+      mailbox_area_hint: '允许此域名的邮箱用户在 /mail/login 登录，自行修改密码、设置自动回复、邮件转发和应用专用密码。关闭后，他们在那里的登录将被退出。',
+      app_password_count: '%{smart_count} 个（由邮箱用户在 /mail 管理）',
+    },
     app_passwords: {
       title: '应用专用密码',
       intro: '邮件客户端（IMAP、POP3 或 SMTP）可以使用应用专用密码代替邮箱密码登录。请为每个客户端或设备单独创建一个：设备丢失时，只需撤销它的密码。',

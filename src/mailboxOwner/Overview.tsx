@@ -22,7 +22,7 @@ import { useMailbox } from './useMailbox';
 
 function RulesFigures() {
   const translate = useTranslate();
-  const { data: rules } = useRules();
+  const { data: rules } = useRules({ own: true });
   if (!rules) return null;
   const ooo = outOfOfficeState(rules.out_of_office);
   const forwarding = rules.forwarding.enabled && rules.forwarding.addresses.length > 0;

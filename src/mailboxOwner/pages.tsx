@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { Title, useTranslate } from 'react-admin';
 import { PasswordCard } from '../area/PasswordCard';
-import { Forwarding, OutOfOffice } from '../rules';
+import { OwnForwarding, OwnOutOfOffice } from '../rules';
 
 export function PasswordPage() {
   const translate = useTranslate();
@@ -22,7 +22,7 @@ export function OutOfOfficePage() {
   return (
     <Box sx={{ mt: 2 }} className="out-of-office-page">
       <Title title="app.mail_area.menu.out_of_office" />
-      <OutOfOffice />
+      <OwnOutOfOffice />
     </Box>
   );
 }
@@ -31,7 +31,7 @@ export function ForwardingPage() {
   return (
     <Box sx={{ mt: 2 }} className="forwarding-page">
       <Title title="app.mail_area.menu.forwarding" />
-      <Forwarding />
+      <OwnForwarding />
     </Box>
   );
 }

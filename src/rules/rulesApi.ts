@@ -29,18 +29,22 @@ export interface Rules {
   updated_by: string | null;
 }
 
-/** Whose rules: the signed-in owner's (no id), or a mailbox's by id. */
-export function useRules(mailboxId?: number | string) {
+/** Whose rules: the signed-in owner's, or a mailbox's by id (on its page, whose record may not be loaded yet). */
+export type RulesOf = { own: true } | { id: number | string | undefined };
+
+export function useRules(whose: RulesOf) {
   const call = useAreaCall();
   const queryClient = useQueryClient();
-  const own = mailboxId === undefined;
-  const key = ['mailbox-rules', mailboxId ?? 'own'];
+  const id = 'id' in whose ? whose.id : undefined;
+  const own = 'own' in whose;
+  const key = ['mailbox-rules', own ? 'own' : id];
   const query = useQuery({
     queryKey: key,
-    queryFn: () => (own ? call<Rules>('GET', 'rules/info') : call<Rules>('GET', 'email/rules', { id: mailboxId })),
+    queryFn: () => (own ? call<Rules>('GET', 'rules/info') : call<Rules>('GET', 'email/rules', { id })),
+    enabled: own || id !== undefined,
   });
   const save = (what: 'out_of_office' | 'forwarding') => async (values: OutOfOffice | Forwarding) => {
-    const answer = own ? await call('POST', `rules/update_${what}`, { ...values }) : await call('POST', `email/update_${what}`, { id: mailboxId, ...values });
+    const answer = own ? await call('POST', `rules/update_${what}`, { ...values }) : await call('POST', `email/update_${what}`, { id, ...values });
     await queryClient.invalidateQueries({ queryKey: key });
     return answer;
   };

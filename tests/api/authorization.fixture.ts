@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
-import { GiB, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.js';
+import { GiB, mailboxOwner, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.js';
 import type { Caller } from './authorization.matrix.js';
 // Shop.
 import { shopFixtures } from '../helpers/shop-fixtures.js';
@@ -23,7 +23,7 @@ export async function buildFixture(t: TestApp) {
     superadmin: { login: superadmin.username, password: superadmin.password, token: superadmin.token },
     support: { login: support.username, password: support.password, token: support.token },
     billing: { login: billing.username, password: billing.password, token: billing.token },
-  };
+  } as Record<Exclude<Caller, 'anonymous'>, { login: string; password: string; token: string }>;
 
   const created = async (reply: Promise<{ code: number; data: { id: number } }>, what: string) => {
     const { code, data } = await reply;
@@ -35,6 +35,13 @@ export async function buildFixture(t: TestApp) {
     return reply.data.list[0].id as number;
   };
 
+  const mail = hostedMail(t, { ...customerA, get token() { return accounts.customerA.token; } }, memberA.id);
+  // Two mailboxes of customer A, signed in to the mailbox owners' area.
+  for (const caller of ['mailboxA', 'mailboxB'] as const) {
+    const owner = await mailboxOwner(t, { ...customerA, token: accounts.customerA.token }, { domainId: await mail.domainOfA() });
+    accounts[caller] = { login: owner.address, password: owner.password, token: owner.token };
+  }
+
   return {
     tokenOf: (caller: Caller) => (caller === 'anonymous' ? '' : accounts[caller].token),
     passwordOf: (caller: Caller) => (caller === 'anonymous' ? '' : accounts[caller].password),
@@ -43,9 +50,10 @@ export async function buildFixture(t: TestApp) {
       if (caller === 'anonymous') return '';
       const { login, password } = accounts[caller];
       const isOperator = caller === 'superadmin' || caller === 'support' || caller === 'billing';
+      const isMailbox = caller === 'mailboxA' || caller === 'mailboxB';
       const reply = isOperator
         ? await t.post('/api/manage/login/login', { username: login, password }, { ip: someIp() })
-        : await t.post('/api/admin/login/login', { email: login, password }, { ip: someIp() });
+        : await t.post(isMailbox ? '/api/mail/login/login' : '/api/admin/login/login', { email: login, password }, { ip: someIp() });
       if (reply.code !== 0) throw new Error(`fresh session for ${caller} failed: ${reply.message}`);
       return reply.data.token;
     },
@@ -98,7 +106,9 @@ export async function buildFixture(t: TestApp) {
         cannedReply: () => created(t.post('/api/manage/canned_reply/create', { title: 'Hi', body: 'Hello' }, { token: root }), 'canned reply'),
       };
     })(),
-    ...hostedMail(t, { ...customerA, get token() { return accounts.customerA.token; } }, memberA.id),
+    ...mail,
+    /** An app password of mailbox A's. */
+    appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
   };
 }

@@ -2,14 +2,16 @@
  * Who may make which call: one row per call of the API, one expected outcome per caller.
  * authorization.test.ts generates a test for every (call × caller) from this file, and fails
  * when the app serves a call that has no row here. Records that calls read or change belong
- * to customer A, so customer B's tries are always cross-tenant.
+ * to customer A, so customer B's tries are always cross-tenant. Mailboxes A and B are two mailboxes of
+ * customer A's: what the mail area's calls read or change is mailbox A's, so mailbox B's tries reach
+ * another mailbox's records.
  *
  * Outcomes: ok (code 0), session (20000: not a session of this area), forbidden (40300),
  * not_found (40400: another customer's record), public (answered without a session).
  */
 import type { Fixture } from './authorization.fixture.js';
 
-export const callers = ['anonymous', 'customerA', 'customerB', 'memberA', 'superadmin', 'support', 'billing'] as const;
+export const callers = ['anonymous', 'customerA', 'customerB', 'memberA', 'superadmin', 'support', 'billing', 'mailboxA', 'mailboxB'] as const;
 export type Caller = (typeof callers)[number];
 export type Outcome = 'ok' | 'session' | 'forbidden' | 'not_found' | 'public';
 
@@ -50,6 +52,9 @@ const ownerOnlyList = customerArea({ member: 'forbidden', otherCustomer: 'ok' })
 const allStaff = operatorArea('support', 'billing');
 const teamRecord = customerArea({ member: 'ok', otherCustomer: 'not_found' });
 const teamList = customerArea({ member: 'ok', otherCustomer: 'ok' });
+/** The mailbox owners' area: customers', team members' and operators' tokens are no session there. */
+const mailboxArea = (otherMailbox: Outcome): Record<Caller, Outcome> => ({ ...everyone('session'), mailboxA: 'ok', mailboxB: otherMailbox });
+const ownMailbox = mailboxArea('ok');
 const refusedToCustomers: Record<Caller, Outcome> = { ...everyone('session'), customerA: 'forbidden', customerB: 'forbidden', memberA: 'forbidden' };
 
 export const matrix: MatrixRow[] = [
@@ -65,6 +70,32 @@ export const matrix: MatrixRow[] = [
   // Team-member invitations (issue 8): the link is the credential, whatever token comes along.
   { call: 'POST /api/admin/login/accept_invitation', input: async (fx) => ({ token: await fx.invitationLink(), password: 'password-123' }), expect: everyone('public') },
   { call: 'POST /api/manage/login/login', input: () => ({ username: 'nobody', password: 'password-123' }), expect: everyone('public') },
+  { call: 'POST /api/mail/login/login', input: (fx) => ({ email: fx.newEmail(), password: 'password-123' }), expect: everyone('public') },
+
+  // Mailbox owners' own area (issue 21): their mailbox, rules and app passwords only.
+  { call: 'POST /api/mail/login/logout', input: () => ({}), expect: ownMailbox, usesOwnSession: true },
+  { call: 'GET /api/mail/me/info', input: () => ({}), expect: ownMailbox },
+  { call: 'GET /api/mail/me/client_settings', input: () => ({}), expect: ownMailbox },
+  {
+    call: 'POST /api/mail/me/update_password',
+    input: (fx, caller) => ({ old_password: fx.passwordOf(caller), password: fx.passwordOf(caller) }),
+    expect: ownMailbox,
+    usesOwnSession: true,
+  },
+  { call: 'POST /api/mail/me/update_settings', input: () => ({ app_passwords_only: 0 }), expect: ownMailbox },
+  { call: 'GET /api/mail/rules/info', input: () => ({}), expect: ownMailbox },
+  { call: 'POST /api/mail/rules/update_out_of_office', input: () => ({ enabled: true, subject: 'Away', body: 'Back on Monday.' }), expect: ownMailbox },
+  { call: 'POST /api/mail/rules/update_forwarding', input: () => ({ enabled: false, addresses: [] }), expect: ownMailbox },
+  { call: 'GET /api/mail/app_password/list', input: () => ({}), expect: ownMailbox, listed: (fx) => fx.appPasswordOfMailboxA() },
+  { call: 'POST /api/mail/app_password/create', input: () => ({ name: 'Phone' }), expect: ownMailbox },
+  { call: 'POST /api/mail/app_password/delete', input: async (fx) => ({ id: await fx.appPasswordOfMailboxA() }), expect: mailboxArea('not_found') },
+  // A mailbox's rules on its record, for the customer's team and operators.
+  { call: 'GET /api/admin/email/rules', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/email/update_out_of_office', input: async (fx) => ({ id: await fx.mailboxOfA(), enabled: true, subject: 'Away', body: 'Back on Monday.' }), expect: teamRecord },
+  { call: 'POST /api/admin/email/update_forwarding', input: async (fx) => ({ id: await fx.mailboxOfA(), enabled: true, addresses: ['elsewhere@example.com'] }), expect: teamRecord },
+  { call: 'GET /api/manage/email/rules', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/email/update_out_of_office', input: async (fx) => ({ id: await fx.mailboxOfA(), enabled: false }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/email/update_forwarding', input: async (fx) => ({ id: await fx.mailboxOfA(), enabled: false }), expect: operatorArea('support') },
 
   // The customer's own account.
   { call: 'POST /api/admin/login/logout', input: () => ({}), expect: ownAccount, usesOwnSession: true },

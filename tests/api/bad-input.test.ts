@@ -9,14 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, signUpCustomer } from '../helpers/fixtures.js';
+import { mailboxOwner } from '../helpers/mail-fixtures.js';
 
 let t: TestApp;
-const tokens = { public: '', customer: '', operator: '' };
+const tokens = { public: '', customer: '', operator: '', mailbox: '' };
 let document: { paths: Record<string, Record<string, any>> };
 beforeAll(async () => {
   t = await startTestApp({ BODY_LIMIT_BYTES: String(256 * 1024) });
   tokens.customer = (await signUpCustomer(t)).token;
   tokens.operator = await operatorLogin(t);
+  tokens.mailbox = (await mailboxOwner(t)).token;
   document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
 }, 60_000);
 afterAll(() => t.close());
@@ -163,8 +165,8 @@ describe('every served call refuses malformed input with a 4xxxx envelope and ch
       if (after !== before) failures.push(`${call.method} ${call.path}: rows changed`);
     }
     expect(sent).toBeGreaterThan(2500);
-    // Every GET call, each of its parameters given twice and in list and object forms.
-    expect(oneValueChecked.size).toBe(t.calls.filter((call) => call.method === 'GET').length);
+    // Every GET call that has parameters (me/info of the mailbox owners' area has none), each of them given twice and in list and object forms.
+    expect(oneValueChecked.size).toBe(t.calls.filter((call) => call.method === 'GET' && (document.paths[call.path].get.parameters ?? []).length > 0).length);
     expect(failures).toEqual([]);
   }, 600_000);
 });

@@ -1,7 +1,7 @@
 /** Mail records made through the API: capacity, domains (verified by an operator), mailboxes, aliases. */
 import crypto from 'node:crypto';
 import type { TestApp } from './app.js';
-import { operatorLogin, type CustomerSession } from './fixtures.js';
+import { operatorLogin, signUpCustomer, someIp, type CustomerSession } from './fixtures.js';
 
 export const MiB = 1024 ** 2;
 export const GiB = 1024 ** 3;
@@ -39,4 +39,16 @@ export function mailFixtures(t: TestApp) {
       return ok(t.post('/api/admin/alias/create', { domain_id: domainId, local_part: localPart, goto }, { token }), 'alias');
     },
   };
+}
+
+/** A mailbox owner signed in to /api/mail: a customer with capacity, an active domain and the mailbox, all made through the API. */
+export async function mailboxOwner(t: TestApp, customer?: CustomerSession, options: { domainId?: number; localPart?: string; password?: string } = {}) {
+  const mail = mailFixtures(t);
+  customer ??= await signUpCustomer(t);
+  if (!options.domainId) await mail.grant(customer.id, GiB);
+  const domainId = options.domainId ?? (await mail.activeDomain(customer)).id;
+  const password = options.password ?? 'mailbox-pass-1';
+  const box = await mail.mailbox(customer.token, domainId, options.localPart, { password });
+  const token = await ok<{ token: string }>(t.post('/api/mail/login/login', { email: box.address, password }, { ip: someIp() }), 'mailbox sign-in');
+  return { customer, domainId: domainId as number, id: box.id as number, address: box.address as string, password, token: token.token };
 }

@@ -22,7 +22,7 @@ export function fakeMailApi(options: { password?: string } = {}) {
       used_bytes: 256 * 1024 * 1024,
       used_messages: 42,
       aliases: ['sales@example.com', 'ann@example.org'],
-      app_passwords_only: false,
+      app_passwords_only: 0 as number,
       recent_sign_ins: [{ at: '2026-11-26T08:00:00.000Z', ip: '203.0.113.9', user_agent: 'Firefox on Linux' }],
     },
     rules: {
@@ -43,7 +43,7 @@ export function fakeMailApi(options: { password?: string } = {}) {
     const body = (request.body ?? {}) as Record<string, any>;
     if (path === '/api/mail/login/login') {
       if (body.email !== state.me.address || body.password !== password) return refused(10001, 'error.bad_credentials');
-      return ok({ id: state.me.id, address: state.me.address, token });
+      return ok({ id: state.me.id, email: state.me.address, address_unicode: state.me.address_unicode, name: state.me.name, token });
     }
     if (request.headers.Authentication !== token) return refused(20000, 'error.session_expired');
     switch (path) {
@@ -63,9 +63,9 @@ export function fakeMailApi(options: { password?: string } = {}) {
       case '/api/mail/me/update_password':
         if (body.old_password !== password) return refused(10002, 'validation.wrong_password', { old_password: { message: 'validation.wrong_password' } });
         password = body.password;
-        return ok(null);
+        return ok(state.me);
       case '/api/mail/me/update_settings':
-        state.me.app_passwords_only = Boolean(body.app_passwords_only);
+        state.me.app_passwords_only = body.app_passwords_only ? 1 : 0;
         return ok(state.me);
       case '/api/mail/rules/info':
         return ok(state.rules);

@@ -1,4 +1,4 @@
-/** The mailbox owners' area rendered in jsdom against the in-memory mail API (fake-mail-api.ts). */
+/** The mailbox owners' area rendered in jsdom against the in-memory mail API (fake-mail-api.ts) or the real server. */
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { reportError } from '../../src/api/clients';
@@ -18,11 +18,16 @@ function Elsewhere() {
   return <div className="elsewhere" data-path={`${location.pathname}${location.search}`} />;
 }
 
-/** Renders the area at a path, signed in (unless `signedIn` is false); a new call means a fresh page load. */
+/** Renders the area at a path over the in-memory API, signed in (unless `signedIn` is false); a new call means a fresh page load. */
 export function renderMailArea(api: ReturnType<typeof fakeMailApi>, path: string, { signedIn = true } = {}) {
-  if (signedIn) mailboxSession.set({ id: api.state.me.id, address: api.state.me.address, token: api.token() });
-  const client = createHttpClient({ fetch: api.fetch, getToken: mailboxSession.token, onSessionReset: mailboxSession.reset, onError: reportError });
-  const publicApi = createHttpClient({ fetch: api.fetch, getToken: () => '', onError: reportError });
+  return renderMailAreaOver(api.fetch, path, signedIn ? { id: api.state.me.id, address: api.state.me.address, token: api.token() } : undefined);
+}
+
+/** Renders the area at a path over any fetch (the real server's, through inject), with a session or none. */
+export function renderMailAreaOver(fetch: typeof globalThis.fetch, path: string, session?: { id: number; address: string; token: string }) {
+  if (session) mailboxSession.set(session);
+  const client = createHttpClient({ fetch, getToken: mailboxSession.token, onSessionReset: mailboxSession.reset, onError: reportError });
+  const publicApi = createHttpClient({ fetch, getToken: () => '', onError: reportError });
   const area = createArea({ area: 'mail', features: mailboxOwnerFeatures, api: client, publicApi, storePrefix: `test-mail-${Math.random()}`, authProvider: createMailboxAuthProvider });
   const AreaApp = areaAdmin({ area, Dashboard: MailboxOverview, dashboardLabel: 'app.mail_area.menu.overview' });
   return render(

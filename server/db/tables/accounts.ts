@@ -35,7 +35,8 @@ export interface UserRow {
 export interface SessionRow {
   id: Id;
   token_hash: string;
-  actor: 'customer' | 'operator';
+  /** A mailbox owner's session has account_id = mailbox.id. */
+  actor: 'customer' | 'operator' | 'mailbox';
   account_id: number;
   created_at: Timestamp;
   last_seen_at: Timestamp;

@@ -1,4 +1,5 @@
 /** Hosted mail: what Postfix and Dovecot read (domains, mailboxes, aliases, alias domains), the usage Dovecot writes back, deleted mailboxes. */
+import type { Generated } from 'kysely';
 import type { Id, Timestamp } from './columns.js';
 
 export interface DomainRow {
@@ -21,6 +22,8 @@ export interface DomainRow {
   dkim_next_private_key: string | null;
   dkim_next_public_key: string | null;
   note: string;
+  // The customer lets this domain's mailboxes use the mailbox owners' area (0018).
+  mailbox_area: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -37,6 +40,8 @@ export interface MailboxRow {
   quota: number;
   active: number;
   delivery_checked_at: Timestamp | null;
+  // Mail programs must use app passwords; the main password still signs in to the area (0018).
+  app_passwords_only: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

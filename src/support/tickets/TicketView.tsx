@@ -276,7 +276,8 @@ function OperatorControls({ ticket, onSaved }: { ticket: Ticket; onSaved: () => 
 export function TicketView({ screen }: { screen: Screen }) {
   const [search] = useSearchParams();
   const id = search.get('id') ?? '';
-  const area = screen.area;
+  // Tickets are served in the customers' and the operators' areas only.
+  const area = screen.area as 'admin' | 'manage';
   const translate = useTranslate();
   const notify = useNotify();
   const time = useTime();
