@@ -14,6 +14,7 @@ export const appEn = {
       login: 'Sign in',
       register: 'Register',
       profile: 'Profile',
+      language: 'Language',
       operator_area: 'Operator sign-in',
     },
     auth: {

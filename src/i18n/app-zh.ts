@@ -16,6 +16,7 @@ export const appZh: AppMessages = {
       login: '登录',
       register: '注册',
       profile: '个人资料',
+      language: '语言',
       operator_area: '管理员登录',
     },
     auth: {

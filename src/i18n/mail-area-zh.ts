@@ -96,9 +96,9 @@ export const mailAreaZh: MailAreaMessages = {
       },
     },
     mailbox_owner: {
-      app_passwords_only_hint: '开启后，IMAP、POP3 和 SMTP 将拒绝邮箱密码；每个邮件客户端都需要应用专用密码，由邮箱用户在 /mail 创建。邮箱用户仍可用邮箱密码登录 /mail。',
-      mailbox_area_hint: '允许此域名的邮箱用户在 /mail/login 登录，自行修改密码、设置自动回复、邮件转发和应用专用密码。关闭后，他们在那里的登录将被退出。',
-      app_password_count: '%{smart_count} 个（由邮箱用户在 /mail 管理）',
+      app_passwords_only_hint: '开启后，IMAP、POP3 和 SMTP 将拒绝邮箱密码；每个邮件客户端都需要应用专用密码，由邮箱用户在邮箱用户专区创建。邮箱用户仍可用邮箱密码登录该专区。',
+      mailbox_area_hint: '允许此域名的邮箱用户登录邮箱用户专区，自行修改密码、设置自动回复、邮件转发和应用专用密码。关闭后，他们在专区的登录将被退出。',
+      app_password_count: '%{smart_count} 个（由邮箱用户在邮箱用户专区管理）',
     },
     app_passwords: {
       title: '应用专用密码',
