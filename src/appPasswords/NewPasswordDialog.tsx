@@ -42,6 +42,7 @@ export function NewPasswordDialog({ created, onClose }: { created: CreatedAppPas
           {translate('app.app_passwords.created_intro')}
         </Typography>
         <Box
+          data-user-data
           className="app-password-value"
           sx={{ fontFamily: 'monospace', fontSize: '1.4rem', letterSpacing: '0.08em', textAlign: 'center', p: 2, bgcolor: 'action.hover', borderRadius: 1, userSelect: 'all', overflowWrap: 'anywhere' }}
         >

@@ -111,8 +111,11 @@ export function MailboxOverview() {
                     {mailbox.recent_sign_ins.map((signIn, i) => (
                       <TableRow key={`${signIn.at}-${i}`} className="overview-sign-in">
                         <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateText(signIn.at, locale, true)}</TableCell>
-                        <TableCell>{signIn.ip ?? '—'}</TableCell>
-                        <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{signIn.user_agent ?? '—'}</TableCell>
+                        <TableCell data-user-data>{signIn.ip ?? '—'}</TableCell>
+                        {/* What the browser calls itself, as it sent it: data, not wording. */}
+                        <TableCell data-user-data sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>
+                          {signIn.user_agent ?? '—'}
+                        </TableCell>
                       </TableRow>
                     ))}
                   </TableBody>
