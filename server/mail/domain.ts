@@ -32,15 +32,14 @@ export const domainBehaviour: ResourceBehaviour = {
     if (input.status === 'pending') return { verified_at: null, verified_by: null };
     return {};
   },
-  // Out of service, or its area turned off: its mailboxes' owners' sessions end.
-  async after(change, ctx) {
-    if (change.op !== 'update') return;
-    const [before, after] = [change.before!, change.after!];
-    const outOfService = before.status === 'active' && after.status !== 'active';
-    const areaOff = Number(before.mailbox_area) === 1 && Number(after.mailbox_area) === 0;
-    if (outOfService || areaOff) await endMailboxSessions(ctx.trx, { domainId: before.id });
-  },
   async check(change, ctx) {
+    if (change.op === 'update') {
+      // Out of service, or its area turned off: its mailboxes' owners' sessions end with this change.
+      const [before, after] = [change.before!, change.after!];
+      const outOfService = before.status === 'active' && after.status !== 'active';
+      const areaOff = Number(before.mailbox_area) === 1 && Number(after.mailbox_area) === 0;
+      if (outOfService || areaOff) await endMailboxSessions(ctx.trx, { domainId: before.id });
+    }
     if (change.op !== 'delete') return;
     const id = change.before!.id;
     const [mailboxes, aliases, aliasDomains] = await Promise.all([

@@ -89,10 +89,14 @@ export async function aliasesOf(db: Db, box: RuleTarget): Promise<{ delivering: 
   return { delivering, onlyToIt };
 }
 
-/** Every address that is the mailbox's own: itself, the aliases that deliver only to it, and their forms in alias domains. */
-export async function ownAddressesOf(db: Db, box: RuleTarget): Promise<string[]> {
-  const { onlyToIt } = await aliasesOf(db, box);
-  const names = [box.address, ...onlyToIt];
+/**
+ * Every address that is the mailbox's own: itself, the aliases that deliver only to it, and their
+ * forms in alias domains (whom an out-of-office answers). With `shared`, also the aliases that
+ * deliver to it among others (where forwarding must not go: the mail would come back).
+ */
+export async function ownAddressesOf(db: Db, box: RuleTarget, shared = false): Promise<string[]> {
+  const { onlyToIt, delivering } = await aliasesOf(db, box);
+  const names = [box.address, ...(shared ? delivering : onlyToIt)];
   const domains = [...new Set(names.map((a) => a.split('@')[1]))];
   const aliasDomains = await db
     .selectFrom('alias_domain as ad')
@@ -116,12 +120,12 @@ const nameOf = (ctx: CallContext) => {
 };
 
 /** Writes the rules and the script made of them (or removes the script), and logs the change. */
-async function saveRules(ctx: CallContext, box: RuleTarget, action: string, change: (current: MailboxRules, own: string[]) => MailboxRules) {
+async function saveRules(ctx: CallContext, box: RuleTarget, action: string, change: (current: MailboxRules, comesBack: string[]) => MailboxRules) {
   const { db } = ctx.services;
-  const own = await ownAddressesOf(db, box);
+  const [own, comesBack] = await Promise.all([ownAddressesOf(db, box), ownAddressesOf(db, box, true)]);
   return db.transaction().execute(async (trx) => {
     const current = await rulesOf(trx, box.id);
-    const next = change(current, own);
+    const next = change(current, comesBack);
     const at = now();
     const updated_by = nameOf(ctx);
     const row = {
@@ -183,8 +187,8 @@ export function updateOutOfOffice(ctx: CallContext, box: RuleTarget, input: z.ou
 }
 
 export function updateForwarding(ctx: CallContext, box: RuleTarget, input: z.output<typeof forwardingInput>) {
-  return saveRules(ctx, box, 'update_forwarding', (current, own) => {
-    const checked = forwardTargets(input.addresses ?? current.forwarding.addresses, own);
+  return saveRules(ctx, box, 'update_forwarding', (current, comesBack) => {
+    const checked = forwardTargets(input.addresses ?? current.forwarding.addresses, comesBack);
     if ('problem' in checked) {
       throw checked.problem === 'own_address' ? fieldError('addresses', 'validation.forward_to_own_address', { address: checked.address }) : fieldError('addresses', 'validation.too_many', { max: MAX_FORWARD_ADDRESSES });
     }

@@ -45,6 +45,12 @@ export const mailboxBehaviour: ResourceBehaviour = {
   async check(change, ctx) {
     if (change.op === 'delete') return;
     const row = change.after!;
+    // Deactivated, or its password set by someone else: its owner's sessions end with this change
+    // (here, in its transaction, rather than in an `after` that would read every new mailbox again).
+    if (change.op === 'update') {
+      const deactivated = Number(change.before!.active) === 1 && Number(row.active) === 0;
+      if (deactivated || (typeof row.password_hash === 'string' && row.password_hash !== change.before!.password_hash)) await endMailboxSessions(ctx.trx, { mailboxId: change.before!.id });
+    }
     const domain = domainOfNew.get(change) ?? (await ctx.trx.selectFrom('domain').selectAll().where('id', '=', Number(row.domain_id)).executeTakeFirstOrThrow());
     if (change.op === 'create') {
       await refuseUnavailableAddress(ctx.trx, String(row.address), 'alias');
@@ -59,12 +65,6 @@ export const mailboxBehaviour: ResourceBehaviour = {
         domainMaxQuota: Number(domain.max_quota),
       });
     }
-  },
-  // Deactivated, or its password set by someone else: its owner's sessions end.
-  async after(change, ctx) {
-    if (change.op !== 'update') return;
-    const deactivated = Number(change.before!.active) === 1 && Number(change.after!.active) === 0;
-    if (deactivated || typeof change.requested?.password_hash === 'string') await endMailboxSessions(ctx.trx, { mailboxId: change.before!.id });
   },
   // Its mail stays on disk through the grace period, restorable by an operator, then a job removes it.
   beforeRemove: (before, ctx) => retireMailboxes(ctx, { mailboxId: before.id }),

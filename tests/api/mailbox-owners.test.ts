@@ -242,6 +242,9 @@ describe('the mailbox', () => {
 describe('out-of-office and forwarding', () => {
   it('When the owner sets an out-of-office, then the rules say so, the mail server gets its Sieve script at once, and the customer and operators see the same', async () => {
     const owner = await mailboxOwner(t);
+    const sales = await mail.alias(owner.customer.token, owner.domainId, owner.address, 'sales');
+    const otherDomain = await mail.activeDomain(owner.customer);
+    expect((await t.post('/api/admin/alias_domain/create', { alias_domain_id: otherDomain.id, target_domain_id: owner.domainId }, { token: owner.customer.token })).code).toBe(0);
     expect(await sieveOf(owner.id)).toBeUndefined();
     const reply = await t.post(
       '/api/mail/rules/update_out_of_office',
@@ -259,6 +262,9 @@ describe('out-of-office and forwarding', () => {
     const sieve = await sieveOf(owner.id);
     expect(sieve?.script).toContain('vacation :days 3 :subject "休假中 / Away"');
     expect(sieve?.script).toContain('"2026-12-20T01:00:00Z"');
+    // Answered only for mail to the owner's own addresses: the mailbox, its own alias, their forms in the alias domain.
+    const [local] = owner.address.split('@');
+    expect(sieve?.script).toContain(`:addresses ["${owner.address}", "${sales.address}", "${local}@${otherDomain.name}", "sales@${otherDomain.name}"]`);
     expect(sieve?.script_id).toMatch(new RegExp(`^${owner.id}-[0-9a-f]{16}$`));
 
     const rules = (await t.get('/api/mail/rules/info', {}, { token: owner.token })).data;
@@ -295,11 +301,13 @@ describe('out-of-office and forwarding', () => {
   it('When the rules would loop, exceed ten addresses, end before they start, name no known time zone or miss their text, then they are refused and nothing changes', async () => {
     const owner = await mailboxOwner(t);
     const alias = await mail.alias(owner.customer.token, owner.domainId, owner.address, 'sales');
+    const team = await mail.alias(owner.customer.token, owner.domainId, [owner.address, 'someone@example.org'], 'team');
     await t.post('/api/mail/rules/update_forwarding', { enabled: true, addresses: ['kept@elsewhere.example'] }, { token: owner.token });
     const before = await state(owner.id);
     const refusals: [string, Record<string, unknown>, string, string][] = [
       ['/api/mail/rules/update_forwarding', { enabled: true, addresses: [owner.address.toUpperCase()] }, 'addresses', 'validation.forward_to_own_address'],
       ['/api/mail/rules/update_forwarding', { enabled: true, addresses: [alias.address] }, 'addresses', 'validation.forward_to_own_address'],
+      ['/api/mail/rules/update_forwarding', { enabled: true, addresses: ['x@elsewhere.example', team.address] }, 'addresses', 'validation.forward_to_own_address'],
       ['/api/mail/rules/update_forwarding', { enabled: true, addresses: Array.from({ length: 11 }, (_, i) => `t${i}@elsewhere.example`) }, 'addresses', 'validation.too_many'],
       ['/api/mail/rules/update_forwarding', { enabled: true, addresses: ['not an address'] }, 'addresses.0', 'validation.invalid_email'],
       ['/api/mail/rules/update_forwarding', { enabled: true, addresses: [] }, 'addresses', 'validation.required'],

@@ -1,4 +1,8 @@
 /** A mailbox's rules as the Sieve script Pigeonhole runs (server/mail/rules.ts, pure). */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forwardTargets, noRules, scriptIdOf, sieveScript, sieveString, type MailboxRules } from '../../server/mail/rules.js';
 
@@ -82,5 +86,27 @@ describe('forwarding targets', () => {
   });
   it('When there are more than ten, then they are refused', () => {
     expect(forwardTargets(Array.from({ length: 11 }, (_, i) => `t${i}@example.com`), own)).toEqual({ problem: 'too_many' });
+  });
+});
+
+// Pigeonhole's own compiler, where Dovecot's Sieve package is installed (the mail suite runs the scripts for real).
+describe.runIf(fs.existsSync('/usr/bin/sievec'))("Pigeonhole's compiler", () => {
+  it('When every kind of script is compiled by sievec, then it compiles', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-sieve-'));
+    try {
+      const scripts = [
+        rules({ out_of_office: { enabled: true, starts_at: '2026-12-01T08:00:00Z', ends_at: '2026-12-24T09:30:00Z', subject: 'Away "x" 休假', body: 'Back soon.\nAnna \\ Sales', interval_days: 30 }, forwarding: { enabled: true, addresses: ['a@example.com', 'b@example.com'], keep_copy: true } }),
+        rules({ out_of_office: { enabled: true, subject: 'S', body: 'B' } }),
+        rules({ out_of_office: { enabled: true, ends_at: '2026-12-24T09:30:00Z', subject: 'S', body: 'B' } }),
+        rules({ forwarding: { enabled: true, addresses: ['a@example.com'], keep_copy: false } }),
+      ].map((r) => sieveScript(r, own)!);
+      for (const [i, script] of scripts.entries()) {
+        const file = path.join(dir, `${i}.sieve`);
+        fs.writeFileSync(file, script);
+        expect(() => execFileSync('/usr/bin/sievec', [file, path.join(dir, `${i}.svbin`)], { stdio: 'pipe' }), script).not.toThrow();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
