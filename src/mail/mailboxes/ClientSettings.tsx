@@ -118,7 +118,11 @@ export function ClientSettings({ screen }: { screen: Screen }) {
         <Typography variant="h6" gutterBottom>
           {translate('app.client.title')}
         </Typography>
-        <ClientSettingsContent data={data} download={screen.area === 'admin' ? download : undefined} />
+        <ClientSettingsContent
+          data={data}
+          passwordHint={record.app_passwords_only ? 'app.mail_area.settings.password_is_app_password' : 'app.client.password_hint'}
+          download={screen.area === 'admin' ? download : undefined}
+        />
       </Box>
     </>
   );
