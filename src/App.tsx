@@ -1,11 +1,12 @@
 /**
- * The whole web app: the public pages, and the two react-admin areas loaded only when a path
- * of theirs is opened (code splitting keeps react-admin out of the public pages). The public
+ * The whole web app: the public pages, and the three react-admin areas (customers, operators,
+ * mailbox owners) loaded only when a path of theirs is opened (code splitting keeps
+ * react-admin out of the public pages). The public
  * pages are plain HTML and CSS (public/ui.tsx); MUI, its theme and baseline come with the
  * areas (react-admin's <Admin>) and with the dialogs (DialogHost), both loaded on demand.
  */
 import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
-import { customerSession, operatorSession, type SessionStore } from './authProvider/session';
+import { customerSession, mailboxSession, operatorSession, type SessionStore } from './authProvider/session';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { currentDialog, subscribe } from './dialogs/store';
 import { translate } from './i18n';
@@ -17,11 +18,13 @@ import { usePublicI18n } from './public/usePublicI18n';
 
 const CustomerApp = lazy(() => import('./customer/CustomerApp'));
 const OperatorApp = lazy(() => import('./operator/OperatorApp'));
+const MailboxOwnerApp = lazy(() => import('./mailboxOwner/MailboxOwnerApp'));
 // The home page comes with the first download; the other public pages and the dialogs (their
 // text fields, menus and modals) load when first opened, so that the first paint waits for less.
 const LoginPage = lazy(() => import('./public/LoginPage').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => import('./public/RegisterPage').then((m) => ({ default: m.RegisterPage })));
 const ForgotPasswordPage = lazy(() => import('./public/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
+const MailboxLoginPage = lazy(() => import('./public/MailboxLoginPage').then((m) => ({ default: m.MailboxLoginPage })));
 const OperatorLoginPage = lazy(() => import('./public/OperatorLoginPage').then((m) => ({ default: m.OperatorLoginPage })));
 const VerifyPage = lazy(() => import('./public/VerifyPage').then((m) => ({ default: m.VerifyPage })));
 const AcceptInvitationPage = lazy(() => import('./public/AcceptInvitationPage').then((m) => ({ default: m.AcceptInvitationPage })));
@@ -61,12 +64,14 @@ export function App() {
         <Routes>
           <Route path="/admin/*" element={<Area app={<CustomerApp />} session={customerSession} login="/login" />} />
           <Route path="/manage/*" element={<Area app={<OperatorApp />} session={operatorSession} login="/login-manage" />} />
+          <Route path="/mail/*" element={<Area app={<MailboxOwnerApp />} session={mailboxSession} login="/mail/login" />} />
           <Route element={<PublicLayout />}>
             <Route index element={<IndexPage />} />
             <Route path="/login" element={<LoginPage />} />
             <Route path="/register" element={<RegisterPage />} />
             <Route path="/forgot_password" element={<ForgotPasswordPage />} />
             <Route path="/login-manage" element={<OperatorLoginPage />} />
+            <Route path="/mail/login" element={<MailboxLoginPage />} />
             <Route path="/verify" element={<VerifyPage />} />
             <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
             <Route path="/404" element={<NotFoundPage />} />

@@ -3,7 +3,7 @@
  * that area's stored session. Every failure but 20000 and field errors (shown inline) shows
  * the WARNING alert with the translated server message; 20000 resets the area's stored session.
  */
-import { customerSession, operatorSession } from '../authProvider/session';
+import { customerSession, mailboxSession, operatorSession } from '../authProvider/session';
 import { alert } from '../dialogs/store';
 import { currentLocale, translate } from '../i18n';
 import { createHttpClient } from './client';
@@ -21,3 +21,4 @@ const common = { onError: reportError, getLocale: currentLocale };
 export const publicApi = createHttpClient({ ...common, getToken: () => '' });
 export const customerApi = createHttpClient({ ...common, getToken: customerSession.token, onSessionReset: customerSession.reset });
 export const operatorApi = createHttpClient({ ...common, getToken: operatorSession.token, onSessionReset: operatorSession.reset });
+export const mailboxApi = createHttpClient({ ...common, getToken: mailboxSession.token, onSessionReset: mailboxSession.reset });

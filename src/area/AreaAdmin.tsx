@@ -1,4 +1,4 @@
-/** One area's react-admin app: the props both areas share, its screens, and its own pages as routes. */
+/** One area's react-admin app: the props every area shares, its screens, and its own pages as routes. */
 import type { ReactElement } from 'react';
 import { Admin, CustomRoutes } from 'react-admin';
 import { Route } from 'react-router-dom';
@@ -11,9 +11,13 @@ import { AreaLoading } from './Loading';
 import { areaTheme } from './theme';
 import { ToNotFound } from './ToNotFound';
 
-export function areaAdmin(options: { area: ReturnType<typeof createArea>; Dashboard: () => ReactElement; Profile: () => ReactElement }) {
+/**
+ * `Profile`: the account's own page (/profile), when the area has one (the mailbox owners' pages
+ * are their account); `dashboardLabel`: the home page's menu entry, when not "Dashboard".
+ */
+export function areaAdmin(options: { area: ReturnType<typeof createArea>; Dashboard: () => ReactElement; Profile?: () => ReactElement; dashboardLabel?: string }) {
   const { area, Dashboard, Profile } = options;
-  const Layout = areaLayout(areaMenu(area.menu));
+  const Layout = areaLayout(areaMenu(area.menu, { profile: Profile !== undefined, dashboardLabel: options.dashboardLabel }));
   const lookups = { screens: area.screens, declarations: area.declarations };
   return function AreaApp() {
     return (
@@ -37,7 +41,7 @@ export function areaAdmin(options: { area: ReturnType<typeof createArea>; Dashbo
           {area.screens.map(resourceOf)}
           <CustomRoutes>
             <Route path="/dashboard" element={<Dashboard />} />
-            <Route path="/profile" element={<Profile />} />
+            {Profile && <Route path="/profile" element={<Profile />} />}
             {area.pages.map((page) => (
               <Route key={page.path} path={`/${page.path}`} element={page.element} />
             ))}

@@ -1,5 +1,5 @@
 /**
- * The side menu of an area: its dashboard, its profile page, then its features in their order
+ * The side menu of an area: its dashboard, its profile page (when it has one), then its features in their order
  * (the screens that have a list, and its pages), in the menu groups the area's list gives.
  */
 import PersonIcon from '@mui/icons-material/Person';
@@ -16,7 +16,7 @@ function EntryItem({ entry }: { entry: MenuEntry }) {
   return <Menu.Item to={pathOf(basename, entry)} primaryText={label} leftIcon={<Icon />} />;
 }
 
-export function areaMenu(entries: readonly (MenuEntry | MenuGroup)[]) {
+export function areaMenu(entries: readonly (MenuEntry | MenuGroup)[], options: { profile?: boolean; dashboardLabel?: string } = {}) {
   return function AreaMenu() {
     const basename = useBasename();
     const { pathname } = useLocation();
@@ -26,8 +26,8 @@ export function areaMenu(entries: readonly (MenuEntry | MenuGroup)[]) {
     };
     return (
       <Menu>
-        <Menu.DashboardItem />
-        <Menu.Item to={`${basename}/profile`} primaryText="app.nav.profile" leftIcon={<PersonIcon />} />
+        <Menu.DashboardItem primaryText={options.dashboardLabel} />
+        {options.profile !== false && <Menu.Item to={`${basename}/profile`} primaryText="app.nav.profile" leftIcon={<PersonIcon />} />}
         {entries.map((entry) =>
           isGroup(entry) ? (
             <AreaMenuGroup key={entry.group} group={entry} holdsPageShown={entry.entries.some(shows)}>

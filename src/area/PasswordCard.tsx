@@ -7,7 +7,7 @@ import { useAreaCall } from './useAreaCall';
 
 const sameAsNew = (value: unknown, values: Record<string, unknown>) => (value === values.password ? undefined : 'app.profile.mismatch');
 
-/** Change one's password (the current one is required); used by both areas. */
+/** Change one's password (the current one is required); used by every area. */
 export function PasswordCard({ path }: { path: string }) {
   const call = useAreaCall();
   const notify = useNotify();
@@ -24,7 +24,7 @@ export function PasswordCard({ path }: { path: string }) {
     <SectionCard title="app.profile.password_title" className="profile-password">
       <Form {...inlineErrorsOnly} key={generation} onSubmit={save}>
         <PasswordInput source="old_password" label="app.profile.old_password" validate={required()} autoComplete="current-password" fullWidth />
-        <PasswordInput source="password" label="app.profile.new_password" validate={[required(), minLength(8)]} autoComplete="new-password" fullWidth />
+        <PasswordInput source="password" label="app.profile.new_password" validate={[required(), minLength(8)]} helperText="app.profile.password_policy" autoComplete="new-password" fullWidth />
         <PasswordInput source="confirm" label="app.profile.confirm_password" validate={[required(), sameAsNew]} autoComplete="new-password" fullWidth />
         <SaveButton label="ra.action.save" />
       </Form>

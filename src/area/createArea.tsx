@@ -1,19 +1,18 @@
 /**
- * What each react-admin area is made of: its screens and pages from its features, its own
+ * What each react-admin area (customers, operators, mailbox owners) is made of: its screens and pages from its features, its own
  * store prefix, query client, data provider, auth provider and i18n provider.
  */
 import { QueryClient } from '@tanstack/react-query';
 import { localStorageStore, type AuthProvider } from 'react-admin';
-import type { Area } from '../../resources/define';
 import type { HttpClient } from '../api/client';
 import type { AuthProviderOptions } from '../authProvider/sessionAuth';
 import { createDataProvider } from '../dataProvider';
 import { translate } from '../i18n';
 import { createI18nProvider } from '../i18n/areaTexts';
-import { areaContents, type AreaEntry } from './features';
+import { areaContents, type AreaEntry, type AreaName } from './features';
 
 export function createArea(options: {
-  area: Area;
+  area: AreaName;
   /** In menu order, optionally in the menu's groups. */
   features: readonly AreaEntry[];
   api: HttpClient;

@@ -9,6 +9,12 @@ import type { Area, ResourceDeclaration } from '../../resources/define';
 import { screenOf } from '../screens/registry';
 import type { Screen, ScreenFeature } from '../screens/screen';
 
+/**
+ * The web app's areas: customers (/admin), operators (/manage) and mailbox owners (/mail). The
+ * mailbox owners' area has pages only (no declared resource has screens there).
+ */
+export type AreaName = Area | 'mail';
+
 /** A page of an area that is not a declared resource (e.g. the operators' jobs page). */
 export interface AreaPage {
   path: string;
@@ -43,11 +49,11 @@ export const isGroup = <T extends object>(entry: T | AreaGroup | MenuGroup): ent
  * to makes no screen; its declaration still says how that resource's fields read (the activity
  * log). A group left without entries is not in the menu.
  */
-export function areaContents(area: Area, entries: readonly AreaEntry[]) {
+export function areaContents(area: AreaName, entries: readonly AreaEntry[]) {
   const shown = (features: readonly AreaFeature[]) =>
     features.flatMap((feature): MenuEntry[] => {
       if (isPage(feature)) return [feature];
-      const screen = screenOf(area, feature);
+      const screen = screenOf(area as Area, feature);
       return screen ? [screen] : [];
     });
   const menu = entries.flatMap((entry): (MenuEntry | MenuGroup)[] => {

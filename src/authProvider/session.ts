@@ -1,7 +1,8 @@
 /**
  * The stored sessions of the specification: the customer's under "user" (id, email,
- * is_verified, token) and the operator's under "admin" (id, username, token). Logged in means
- * a token that is neither empty nor zero; a reset stores the empty values.
+ * is_verified, token) and the operator's under "admin" (id, username, token); ours of the
+ * mailbox owner under "mailbox" (id, address, token). Logged in means a token that is neither
+ * empty nor zero; a reset stores the empty values.
  */
 export interface CustomerSession {
   id: number;
@@ -13,6 +14,12 @@ export interface CustomerSession {
 export interface OperatorSession {
   id: number;
   username: string;
+  token: string;
+}
+
+export interface MailboxSession {
+  id: number;
+  address: string;
   token: string;
 }
 
@@ -61,5 +68,11 @@ export const customerSession = sessionStore<CustomerSession>('user', { id: 0, em
 export const operatorSession = sessionStore<OperatorSession>('admin', { id: 0, username: '', token: '' }, (v) => ({
   id: Number(v.id) || 0,
   username: String(v.username ?? ''),
+  token: String(v.token ?? ''),
+}));
+
+export const mailboxSession = sessionStore<MailboxSession>('mailbox', { id: 0, address: '', token: '' }, (v) => ({
+  id: Number(v.id) || 0,
+  address: String(v.address ?? ''),
   token: String(v.token ?? ''),
 }));

@@ -29,6 +29,8 @@ export function sessionAuth<Info>(options: {
   api: HttpClient;
   session: SessionStore<{ token: string }>;
   infoPath: string;
+  /** How the area's me/info is called (the specification's areas post it; the mailbox owners' area gets it). */
+  infoMethod?: 'GET' | 'POST';
   logoutPath: string;
   loginPage: string;
 }) {
@@ -46,7 +48,7 @@ export function sessionAuth<Info>(options: {
   /** The account behind the current token; asked again when the token changes or the call failed. */
   const me = () => {
     const token = session.token();
-    if (!info || info.token !== token) info = { token, promise: api<Info>({ method: 'POST', path: options.infoPath }) };
+    if (!info || info.token !== token) info = { token, promise: api<Info>({ method: options.infoMethod ?? 'POST', path: options.infoPath }) };
     info.promise.catch(() => (info = undefined));
     return info.promise;
   };

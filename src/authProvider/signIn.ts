@@ -3,7 +3,7 @@
  * Authentication header) and the answer becomes the stored session.
  */
 import type { HttpClient } from '../api/client';
-import { customerSession, operatorSession, type CustomerSession, type OperatorSession, type SessionStore } from './session';
+import { customerSession, mailboxSession, operatorSession, type CustomerSession, type MailboxSession, type OperatorSession, type SessionStore } from './session';
 
 export interface CustomerSignedIn {
   id: number;
@@ -31,5 +31,21 @@ export function customerSignIn(publicApi: HttpClient, session: SessionStore<Cust
 export async function operatorSignIn(publicApi: HttpClient, params: { username: string; password: string }, session: SessionStore<OperatorSession> = operatorSession) {
   const signedIn = await publicApi<OperatorSession & { role: string }>({ method: 'POST', path: '/api/manage/login/login', params });
   session.set({ id: signedIn.id, username: signedIn.username, token: signedIn.token });
+  return signedIn;
+}
+
+export interface MailboxSignedIn {
+  id: number;
+  /** The mailbox's address (punycode domain), as sign-ins answer with the e-mail they took. */
+  email: string;
+  address_unicode?: string;
+  name?: string | null;
+  token: string;
+}
+
+/** A mailbox owner signs in with the mailbox's address and its (main) password. */
+export async function mailboxSignIn(publicApi: HttpClient, params: { email: string; password: string }, session: SessionStore<MailboxSession> = mailboxSession) {
+  const signedIn = await publicApi<MailboxSignedIn>({ method: 'POST', path: '/api/mail/login/login', params });
+  session.set({ id: signedIn.id, address: signedIn.email, token: signedIn.token });
   return signedIn;
 }

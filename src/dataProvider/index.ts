@@ -8,7 +8,7 @@
 import { HttpError, type DataProvider, type Identifier, type RaRecord } from 'ra-core';
 import type { HttpClient, Params } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Area } from '../../resources/define';
+import type { AreaName } from '../area/features';
 import type { Screen } from '../screens/screen';
 import { toListParams, changedFields } from './params';
 
@@ -67,7 +67,7 @@ export function toHttpError(error: unknown, translate: Translate): unknown {
   return new HttpError(message, error.status, { code: error.code, message: error.message, errors: Object.keys(errors).length ? errors : undefined });
 }
 
-export function createDataProvider(options: { area: Area; screens: Screen[]; httpClient: HttpClient; translate: Translate }): AreaDataProvider {
+export function createDataProvider(options: { area: AreaName; screens: Screen[]; httpClient: HttpClient; translate: Translate }): AreaDataProvider {
   const { screens, httpClient, translate } = options;
   const screenOf = (resource: string): Screen => {
     const screen = screens.find((s) => s.name === resource);

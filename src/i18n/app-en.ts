@@ -14,6 +14,7 @@ export const appEn = {
       login: 'Sign in',
       register: 'Register',
       profile: 'Profile',
+      language: 'Language',
       operator_area: 'Operator sign-in',
     },
     auth: {
@@ -57,6 +58,12 @@ export const appEn = {
       submit: 'Accept and sign in',
       no_token: 'This page needs the link from your invitation e-mail. Open that link, or ask whoever invited you to send it again.',
     },
+    mail_login: {
+      title: 'Sign in to your mailbox',
+      intro: 'Your out-of-office reply, forwarding, app passwords and password, for the mailbox you read.',
+      address: 'Mailbox address',
+      forgot: 'Forgot the password? Whoever manages your mail account can set a new one.',
+    },
     manage_login: {
       title: 'Operator sign-in',
     },
@@ -94,6 +101,7 @@ export const appEn = {
       old_password: 'Current password',
       new_password: 'New password',
       confirm_password: 'Repeat the new password',
+      password_policy: 'At least 8 characters.',
       mismatch: 'The passwords do not match',
       password_saved: 'Password changed. Your other sessions were signed out.',
       email_title: 'E-mail address',

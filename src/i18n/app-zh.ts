@@ -16,6 +16,7 @@ export const appZh: AppMessages = {
       login: '登录',
       register: '注册',
       profile: '个人资料',
+      language: '语言',
       operator_area: '管理员登录',
     },
     auth: {
@@ -59,6 +60,12 @@ export const appZh: AppMessages = {
       submit: '接受邀请并登录',
       no_token: '此页面需要邀请邮件中的链接。请打开该链接，或请邀请您的人重新发送。',
     },
+    mail_login: {
+      title: '登录您的邮箱',
+      intro: '管理您所用邮箱的自动回复、转发、应用专用密码和密码。',
+      address: '邮箱地址',
+      forgot: '忘记密码？请联系管理您邮件账户的人为您设置新密码。',
+    },
     manage_login: {
       title: '管理员登录',
     },
@@ -96,6 +103,7 @@ export const appZh: AppMessages = {
       old_password: '当前密码',
       new_password: '新密码',
       confirm_password: '再次输入新密码',
+      password_policy: '至少 8 个字符。',
       mismatch: '两次输入的密码不一致',
       password_saved: '密码已修改，您在其他设备上的登录已退出。',
       email_title: '邮箱地址',

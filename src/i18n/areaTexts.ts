@@ -1,6 +1,6 @@
 /**
  * The areas' texts, in both languages: react-admin's own, the names and field labels of the
- * area's resources, our texts of the areas (app-area-*.ts) and every page's texts, with English under Chinese as the fallback of any
+ * area's resources, our texts of the areas (app-area-*.ts, mail-area-*.ts) and every page's texts, with English under Chinese as the fallback of any
  * missing text. Only the areas import this (it stays out of the public pages' download).
  */
 import polyglotI18nProvider from 'ra-i18n-polyglot';
@@ -10,6 +10,8 @@ import type { Screen } from '../screens/screen';
 import { appAreaEn } from './app-area-en';
 import { appAreaZh } from './app-area-zh';
 import { currentLocale, locales, setLocale, type Locale } from './index';
+import { mailAreaEn } from './mail-area-en';
+import { mailAreaZh } from './mail-area-zh';
 import { raChinese } from './ra-zh';
 import { resourceTexts } from './resources';
 import { textsEn } from './texts-en';
@@ -28,8 +30,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 }
 
 const base: Record<Locale, Tree> = {
-  en: deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree),
-  zh: deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree),
+  en: deepMerge(deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree), mailAreaEn as Tree),
+  zh: deepMerge(deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree), mailAreaZh as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */

@@ -6,10 +6,10 @@ import { LinkButton } from './ui';
 import { usePublicI18n } from './usePublicI18n';
 
 function LocaleSwitch() {
-  const { locale, setLocale } = usePublicI18n();
+  const { locale, setLocale, t } = usePublicI18n();
   return (
     <div className="locale-switch-box">
-      <select value={locale} onChange={(e) => void setLocale(e.target.value as Locale)} aria-label="language" className="locale-switch">
+      <select value={locale} onChange={(e) => void setLocale(e.target.value as Locale)} aria-label={t('app.nav.language')} className="locale-switch">
         {locales.map((l) => (
           <option key={l.locale} value={l.locale}>
             {l.name}

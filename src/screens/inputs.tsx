@@ -1,7 +1,6 @@
 /** The form input of a declared field, by its kind, with the declaration's rules as client-side validation. */
 import {
   AutocompleteInput,
-  BooleanInput,
   NumberInput,
   PasswordInput,
   ReferenceInput,
@@ -21,6 +20,7 @@ import { useScreenNamed } from './areaScreens';
 import { enumLabelKey } from './fields';
 import { BytesInput, bytesBetween } from './BytesInput';
 import { canBeEmptied } from './emptyValue';
+import { FlagInput } from './FlagInput';
 import { LocaleDateInput } from './LocaleDateInput';
 import type { FieldInputProps, FormMode } from './screen';
 
@@ -84,7 +84,7 @@ export function FieldInput(props: FieldInputProps) {
     case 'bytes':
       return <BytesInput source={name} validate={validate} />;
     case 'boolean':
-      return <BooleanInput source={name} defaultValue={defaultValue} format={(v) => v === 1 || v === true} parse={(v) => (v ? 1 : 0)} />;
+      return <FlagInput {...props} />;
     case 'enum':
       return <SelectInput {...common} choices={(field.choices ?? []).map((c) => ({ id: c, name: enumLabelKey(name, c) }))} />;
     case 'datetime':

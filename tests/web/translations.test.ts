@@ -49,6 +49,10 @@ function keysUsedInSource(files = sourceFiles(path.resolve('src'))): string[] {
 function dynamicKeys(): string[] {
   const keys = ['app.dialog.title.warning', 'app.dialog.title.delete'];
   for (const feature of ['domains', 'mailboxes', 'aliases', 'storage']) keys.push(`app.index.features.${feature}.title`, `app.index.features.${feature}.text`);
+  // Mailbox rules: what the out-of-office reply does now, and who changed the rules.
+  for (const state of ['off', 'on', 'scheduled', 'ended']) keys.push(`app.rules.ooo.short.${state}`);
+  for (const state of ['off', 'on']) keys.push(`app.rules.ooo.state.${state}`);
+  for (const actor of ['mailbox', 'customer', 'team_member', 'operator']) keys.push(`app.rules.actor.${actor}`);
   for (const declaration of new Set(areas.flatMap(declarationsOf))) {
     for (const [name, field] of Object.entries(declaration.fields)) {
       if (field.kind === 'enum') for (const choice of field.choices ?? []) keys.push(`app.enum.${name}.${choice}`);

@@ -3,6 +3,7 @@ import DnsIcon from '@mui/icons-material/Dns';
 import { FunctionField, NumberInput, useTranslate } from 'react-admin';
 import { domain } from '../../../resources/domain';
 import { BytesInput } from '../../screens/BytesInput';
+import { FlagInput } from '../../screens/FlagInput';
 import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { formatBytes } from '../../screens/bytes';
 import { rules } from '../../screens/inputs';
@@ -14,6 +15,8 @@ import { PendingDomainsNotice } from './PendingNotice';
 const LimitInput = ({ name, field, mode }: FieldInputProps) => (
   <NumberInput source={name} validate={rules(field, mode)} fullWidth step={1} defaultValue={mode === 'create' ? 0 : undefined} helperText="app.domain.no_limit" />
 );
+/** Whether the domain's mailbox owners may sign in at /mail; off ends their sessions. */
+const MailboxAreaInput = (props: FieldInputProps) => <FlagInput {...props} helperText="app.mailbox_owner.mailbox_area_hint" />;
 const QuotaLimitInput = ({ name, field, mode }: FieldInputProps) => <BytesInput source={name} validate={rules(field, mode)} helperText="app.domain.no_limit" />;
 
 /** A limit of 0 reads "no limit" in lists and views. */
@@ -30,7 +33,7 @@ const domainScreens: ScreenExtension = {
       ? ['name_unicode', 'owner_id', 'status', 'max_mailboxes', 'max_aliases', 'max_quota', 'created_at']
       : ['name_unicode', 'status', 'verified_at', 'verified_by', 'created_at'],
   views: { max_mailboxes: LimitView, max_aliases: LimitView, max_quota: LimitView },
-  inputs: { max_mailboxes: LimitInput, max_aliases: LimitInput, max_quota: QuotaLimitInput },
+  inputs: { max_mailboxes: LimitInput, max_aliases: LimitInput, max_quota: QuotaLimitInput, mailbox_area: MailboxAreaInput },
   updatePanel: DomainPanel,
   updateActions: DomainActions,
   listTop: PendingDomainsNotice,

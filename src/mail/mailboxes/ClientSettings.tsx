@@ -1,7 +1,7 @@
 /**
  * A mailbox's mail-program settings: IMAP and SMTP host, port and security, the user name,
  * each copyable; an Apple configuration profile to download (customer area). Opening it
- * completes the last of the first steps.
+ * completes the last of the first steps. The mailbox owners' area shows the same settings.
  */
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
@@ -23,7 +23,7 @@ interface ServerSetting {
   security: 'ssl' | 'starttls';
 }
 
-interface Settings {
+export interface ClientSettingsData {
   address: string;
   username: string;
   incoming: ServerSetting[];
@@ -31,7 +31,7 @@ interface Settings {
   in_service: boolean;
 }
 
-function ServerRows({ title, servers, username }: { title: string; servers: ServerSetting[]; username: string }) {
+function ServerRows({ title, servers, username, passwordHint }: { title: string; servers: ServerSetting[]; username: string; passwordHint: string }) {
   const translate = useTranslate();
   const row = (label: string, value: string, className: string) => (
     <>
@@ -54,9 +54,41 @@ function ServerRows({ title, servers, username }: { title: string; servers: Serv
         <Typography variant="body2" color="text.secondary">
           {translate('app.client.password')}
         </Typography>
-        <Typography variant="body2">{translate('app.client.password_hint')}</Typography>
+        <Typography variant="body2">{translate(passwordHint)}</Typography>
       </Box>
     </Box>
+  );
+}
+
+/**
+ * The settings themselves, as a mailbox's page (customers, operators) and the owner's own page
+ * show them; `passwordHint` says which password the program takes, `download` the Apple profile.
+ */
+export function ClientSettingsContent({ data, passwordHint = 'app.client.password_hint', download }: { data: ClientSettingsData; passwordHint?: string; download?: () => Promise<void> }) {
+  const translate = useTranslate();
+  return (
+    <>
+      {!data.in_service && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {translate('app.client.not_in_service')}
+        </Alert>
+      )}
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('app.client.intro')}
+      </Typography>
+      <ServerRows title="app.client.incoming" servers={data.incoming} username={data.username} passwordHint={passwordHint} />
+      <ServerRows title="app.client.outgoing" servers={data.outgoing} username={data.username} passwordHint={passwordHint} />
+      {download && (
+        <Box>
+          <Button label="app.client.apple_profile" onClick={download} variant="outlined" className="apple-profile">
+            <DownloadIcon />
+          </Button>
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+            {translate('app.client.apple_hint')}
+          </Typography>
+        </Box>
+      )}
+    </>
   );
 }
 
@@ -65,7 +97,7 @@ export function ClientSettings({ screen }: { screen: Screen }) {
   const call = useAreaCall();
   const translate = useTranslate();
   const id = record?.id;
-  const { data } = useQuery({ queryKey: ['client-settings', id], queryFn: () => call<Settings>('GET', 'email/client_settings', { id }), enabled: id !== undefined });
+  const { data } = useQuery({ queryKey: ['client-settings', id], queryFn: () => call<ClientSettingsData>('GET', 'email/client_settings', { id }), enabled: id !== undefined });
   useEffect(() => {
     if (data && screen.area === 'admin') markClientSettingsSeen();
   }, [data, screen.area]);
@@ -86,26 +118,11 @@ export function ClientSettings({ screen }: { screen: Screen }) {
         <Typography variant="h6" gutterBottom>
           {translate('app.client.title')}
         </Typography>
-        {!data.in_service && (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            {translate('app.client.not_in_service')}
-          </Alert>
-        )}
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {translate('app.client.intro')}
-        </Typography>
-        <ServerRows title="app.client.incoming" servers={data.incoming} username={data.username} />
-        <ServerRows title="app.client.outgoing" servers={data.outgoing} username={data.username} />
-        {screen.area === 'admin' && (
-          <Box>
-            <Button label="app.client.apple_profile" onClick={download} variant="outlined" className="apple-profile">
-              <DownloadIcon />
-            </Button>
-            <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
-              {translate('app.client.apple_hint')}
-            </Typography>
-          </Box>
-        )}
+        <ClientSettingsContent
+          data={data}
+          passwordHint={record.app_passwords_only ? 'app.mail_area.settings.password_is_app_password' : 'app.client.password_hint'}
+          download={screen.area === 'admin' ? download : undefined}
+        />
       </Box>
     </>
   );

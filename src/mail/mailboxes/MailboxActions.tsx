@@ -33,7 +33,7 @@ export function ChangePasswordButton() {
           notify('app.mailbox.password_saved', { type: 'success' });
         }}
       >
-        <PasswordInput source="password" label="app.profile.new_password" validate={[required(), minLength(8)]} autoComplete="new-password" fullWidth />
+        <PasswordInput source="password" label="app.profile.new_password" validate={[required(), minLength(8)]} helperText="app.profile.password_policy" autoComplete="new-password" fullWidth />
       </CallDialog>
     </>
   );

@@ -1,4 +1,4 @@
-/** Under a mailbox's form: its usage, messages and when its delivery was last proven. */
+/** Under a mailbox's form: its usage, messages, when its delivery was last proven, and how many app passwords its owner made. */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { DateField, Labeled, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
@@ -16,6 +16,11 @@ export function MailboxPanel() {
       </Labeled>
       <Labeled source="used_messages">
         <Typography variant="body2">{Number(record.used_messages ?? 0)}</Typography>
+      </Labeled>
+      <Labeled source="app_passwords">
+        <Typography variant="body2" className="mailbox-app-passwords">
+          {translate('app.mailbox_owner.app_password_count', { smart_count: Number(record.app_passwords ?? 0) })}
+        </Typography>
       </Labeled>
       <Labeled source="delivery_checked_at">
         {record.delivery_checked_at ? <DateField source="delivery_checked_at" showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} /> : <Typography variant="body2">{translate('app.mailbox.never_checked')}</Typography>}

@@ -1,17 +1,26 @@
-/** Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check buttons. */
+/**
+ * Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check
+ * buttons; on a mailbox's page its out-of-office reply, forwarding and app passwords (issue 21).
+ */
 import MailIcon from '@mui/icons-material/Mail';
 import { mailbox } from '../../../resources/mailbox';
-import type { ScreenExtension, ScreenFeature } from '../../screens/screen';
+import type { FieldInputProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { ChangePasswordButton, DeliveryCheckButton } from './MailboxActions';
 import { MailboxUsage } from './MailboxUsage';
 import { MailboxPanel } from './MailboxPanel';
 import { ClientSettings } from './ClientSettings';
 import { RecentlyDeletedLink } from '../deletedMailboxes';
+import { MailboxRules } from '../../rules';
+import { FlagInput } from '../../screens/FlagInput';
+
+/** Says what the switch changes: the main password no longer works in mail programs. */
+const AppPasswordsOnlyInput = (props: FieldInputProps) => <FlagInput {...props} helperText="app.mailbox_owner.app_passwords_only_hint" />;
 
 const mailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
   columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
   views: { used_bytes: MailboxUsage },
+  inputs: { app_passwords_only: AppPasswordsOnlyInput },
   // The mail is kept for a while, restorable by operators.
   deleteConfirm: 'app.mailbox.delete_confirm',
   listTop: ({ screen }) => (screen.area === 'manage' ? <RecentlyDeletedLink /> : null),
@@ -22,6 +31,7 @@ const mailboxScreens: ScreenExtension = {
   updatePanel: ({ screen }) => (
     <>
       <MailboxPanel />
+      <MailboxRules />
       <ClientSettings screen={screen} />
     </>
   ),
