@@ -48,7 +48,7 @@ describe('operator menu', { timeout: 60_000 }, () => {
 
     // Closing a group hides its entries, also the group of the page shown.
     await act(async () => fireEvent.click(title('邮件服务')));
-    await waitFor(() => expect(entry('已删除的邮箱')).toBeNull());
+    await waitFor(() => expect(entry('已删除的邮箱')).toBeNull(), { timeout: 10_000 });
     expect(title('邮件服务')).toHaveAttribute('aria-expanded', 'false');
   });
 });
