@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../server/config.js';
 import { startMaildesk } from '../server/start.js';
 import { freshPostgresDatabase } from '../tests/helpers/postgres.js';
-import { lookupQueries, seededSampleSql, seedStatements } from '../tests/mail/lookups.js';
+import { lookupQueries, seededSampleSql, seedStatements, tableScans } from '../tests/mail/lookups.js';
 
 const ROWS = Number(process.env.BENCH_MAIL_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -36,10 +36,10 @@ const queries = lookupQueries({ domain: sample.domain, aliasDomain: sample.alias
 async function plan(text: string) {
   if (dialect === 'postgres') {
     const rows = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${text}`).execute(db)).rows.map((r) => r['QUERY PLAN']);
-    return { plan: rows, index_reads_only: !rows.some((r) => /Seq Scan/.test(r)) };
+    return { plan: rows, index_reads_only: tableScans(dialect, rows).length === 0 };
   }
   const rows = (await sql.raw<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`).execute(db)).rows.map((r) => r.detail);
-  return { plan: rows, index_reads_only: !rows.some((r) => /^SCAN (?!CONSTANT)/.test(r)) };
+  return { plan: rows, index_reads_only: tableScans(dialect, rows).length === 0 };
 }
 
 const results = [];

@@ -16,6 +16,7 @@ import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 import { orderNumber } from './migrations/0014_order_number.js';
 import { mailboxAllocation } from './migrations/0015_mailbox_allocation.js';
 import { plannerStatistics } from './migrations/0016_planner_statistics.js';
+import { mailLookups } from './migrations/0017_mail_lookups.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0014_order_number': orderNumber(dialect),
     '0015_mailbox_allocation': mailboxAllocation(),
     '0016_planner_statistics': plannerStatistics(dialect),
+    '0017_mail_lookups': mailLookups(dialect),
   };
 }
 

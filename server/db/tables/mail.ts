@@ -1,4 +1,5 @@
 /** Hosted mail: what Postfix and Dovecot read (domains, mailboxes, aliases, alias domains), the usage Dovecot writes back, deleted mailboxes. */
+import type { Generated } from 'kysely';
 import type { Id, Timestamp } from './columns.js';
 
 export interface DomainRow {
@@ -21,6 +22,11 @@ export interface DomainRow {
   dkim_next_private_key: string | null;
   dkim_next_public_key: string | null;
   note: string;
+  // What the mail_* views read (0017), kept by triggers; never written by the panel.
+  /** 1 while the domain is active and verified and its customer active. */
+  receives_mail: Generated<number>;
+  /** While this is an active alias domain of a domain that receives mail: that domain's name. */
+  alias_target: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
