@@ -35,6 +35,12 @@ export interface Change {
   after?: Record<string, unknown>;
   /** In `after`: the values the call asked to write, virtual fields included (what update changes). */
   requested?: Record<string, unknown>;
+  /**
+   * Create: the values of the view's own columns for the new record (a mailbox's usage), when
+   * check() read them with its other reads; the insert then answers the record whole instead of
+   * reading it again through the view.
+   */
+  viewValues?: Record<string, unknown>;
 }
 
 export interface WriteContext extends CallContext {
@@ -68,6 +74,8 @@ export interface ResourceBehaviour {
   toRow?(input: Record<string, unknown>, change: Change, ctx: WriteContext): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Business rules checked inside the transaction before writing; throw an AppError to refuse. */
   check?(change: Change, ctx: WriteContext): Promise<void> | void;
+  /** Unique fields that check() checks itself, in a statement it makes anyway (a round trip less). */
+  checksUnique?: readonly string[];
   /** Consequences inside the same transaction (revoke sessions, …). */
   after?(change: Change & { after?: Row }, ctx: WriteContext): Promise<void> | void;
   /** Just before a record is deleted (after check), in the same transaction: what must outlive it (a mailbox's mail). */
@@ -165,9 +173,9 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   const row = { ...values, ...(await behaviour.toRow?.(values, change, w)) };
                   change.after = row;
                   mustBeVisible(ctx, row);
-                  await store.checkUnique(w.trx, row);
+                  await store.checkUnique(w.trx, row, undefined, behaviour.checksUnique);
                   await behaviour.check?.(change, w);
-                  let created = await store.insert(w.trx, row);
+                  let created = await store.insert(w.trx, row, change.viewValues);
                   if (behaviour.after) {
                     await behaviour.after({ ...change, requested: row, after: created }, w);
                     created = (await store.find(w.trx, {}, created.id))!;
@@ -196,7 +204,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
                   const changes = { ...input, ...prepared, ...(await behaviour.toRow?.(input, change, w)) };
                   change.after = { ...before, ...changes };
                   mustBeVisible(ctx, change.after);
-                  await store.checkUnique(w.trx, changes, id);
+                  await store.checkUnique(w.trx, changes, id, behaviour.checksUnique);
                   await behaviour.check?.(change, w);
                   let updated = await store.update(w.trx, id, changes);
                   if (behaviour.after) {

@@ -124,19 +124,29 @@ export function resourceStore(resource: ResourceDeclaration, area?: Area) {
       return row ? present(row) : undefined;
     },
 
-    async checkUnique(db: Db, values: Record<string, unknown>, exceptId?: number) {
+    async checkUnique(db: Db, values: Record<string, unknown>, exceptId?: number, checkedElsewhere: readonly string[] = []) {
       for (const [name, field] of Object.entries(resource.fields)) {
-        if (!field.unique || values[name] === undefined) continue;
+        if (!field.unique || values[name] === undefined || checkedElsewhere.includes(name)) continue;
         let query = (db as any).selectFrom(table).select('id').where(name, '=', values[name]);
         if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
         if (await query.executeTakeFirst()) throw fieldError(name, 'validation.taken');
       }
     },
 
-    async insert(db: Db, values: Record<string, unknown>): Promise<Row> {
+    /**
+     * The new record as list and get show it: read again after the insert, or, when
+     * `viewValues` holds the values of the view's own columns (check() read them), answered by
+     * the insert itself (a round trip less).
+     */
+    async insert(db: Db, values: Record<string, unknown>, viewValues?: Record<string, unknown>): Promise<Row> {
       const at = now();
       const stamps = resource.timestamps ? { created_at: at, updated_at: at } : {};
-      const { id } = await (db as any).insertInto(table).values({ ...writable(values), ...stamps }).returning('id').executeTakeFirstOrThrow();
+      const insert = (db as any).insertInto(table).values({ ...writable(values), ...stamps });
+      if (viewValues) {
+        const inserted = await insert.returning(columns.filter((name) => !(name in viewValues))).executeTakeFirstOrThrow();
+        return present(Object.fromEntries(columns.map((name) => [name, name in viewValues ? viewValues[name] : inserted[name]])));
+      }
+      const { id } = await insert.returning('id').executeTakeFirstOrThrow();
       return present(await (db as any).selectFrom(source).select(columns).where('id', '=', id).executeTakeFirstOrThrow());
     },
 

@@ -16,6 +16,7 @@ import { mailboxDeletion } from './migrations/0013_mailbox_deletion.js';
 import { orderNumber } from './migrations/0014_order_number.js';
 import { mailboxAllocation } from './migrations/0015_mailbox_allocation.js';
 import { plannerStatistics } from './migrations/0016_planner_statistics.js';
+import { mailLookups } from './migrations/0017_mail_lookups.js';
 import { mailboxOwners } from './migrations/0018_mailbox_owners.js';
 import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
 
@@ -38,6 +39,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0014_order_number': orderNumber(dialect),
     '0015_mailbox_allocation': mailboxAllocation(),
     '0016_planner_statistics': plannerStatistics(dialect),
+    '0017_mail_lookups': mailLookups(dialect),
     '0018_mailbox_owners': mailboxOwners(dialect),
     '0019_mail_owners_server': mailOwnersServer(dialect),
   };

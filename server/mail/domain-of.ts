@@ -7,12 +7,17 @@ const usedColumns = ['id', 'owner_id', 'name', 'name_unicode', 'status', 'max_ma
 
 /**
  * The domain with that id, if the caller's customer owns it (any customer's for operators).
- * Customers cannot add records to a suspended domain.
+ * Customers cannot add records to a suspended domain. `lockOwner`: the domain's customer is
+ * locked in the same statement (PostgreSQL), as a capacity decision needs (lockCustomer).
  */
-export async function usableDomain(ctx: WriteContext, domainId: unknown) {
+export async function usableDomain(ctx: WriteContext, domainId: unknown, options: { lockOwner?: boolean } = {}) {
   // What records made in it need: not its DKIM keys, notes or tokens.
-  let query = ctx.trx.selectFrom('domain').select(usedColumns).where('id', '=', Number(domainId));
-  if (ctx.actor.kind === 'customer') query = query.where('owner_id', '=', ctx.actor.customerId);
+  let query = ctx.trx
+    .selectFrom('domain')
+    .select(usedColumns.map((column) => `domain.${column}` as const))
+    .where('domain.id', '=', Number(domainId));
+  if (ctx.actor.kind === 'customer') query = query.where('domain.owner_id', '=', ctx.actor.customerId);
+  if (options.lockOwner && ctx.services.dialect === 'postgres') query = (query as any).innerJoin('user', 'user.id', 'domain.owner_id').forUpdate('user') as typeof query;
   const domain = await query.executeTakeFirst();
   // Another customer's domain is as good as none: the same answer as for any record not yours.
   if (!domain) throw notFound();

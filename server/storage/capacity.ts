@@ -50,25 +50,34 @@ export async function capacityOf(db: Db, ownerId: number): Promise<CapacitySumma
   };
 }
 
-/** Just what a quota decision needs, in one query (it runs while the customer is locked). */
-async function allocationOf(db: Db, ownerId: number) {
+/**
+ * Just what a quota decision needs, as subqueries of one statement (read while the customer is
+ * locked): alone (allocationOf), or beside a creation's other reads (mailbox.ts).
+ */
+export const allocationReads = (db: Db, ownerId: number) => {
   const at = now();
-  const row = await db
-    .selectFrom('user')
-    .where('id', '=', ownerId)
-    .select([
-      'storage_max',
-      unexpiredBlocks(db, ownerId, at)
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('sum'))
-        .as('capacity'),
-      mailboxesOf(db, ownerId)
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('sum'))
-        .as('allocated'),
-    ])
-    .executeTakeFirst();
+  return [
+    db.selectFrom('user').select('storage_max').where('id', '=', ownerId).as('storage_max'),
+    unexpiredBlocks(db, ownerId, at)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('sum'))
+      .as('capacity'),
+    mailboxesOf(db, ownerId)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quota'), eb.lit(0)).as('sum'))
+      .as('allocated'),
+  ] as const;
+};
+
+export type Allocation = ReturnType<typeof allocationFrom>;
+
+/** The allocation from the values of allocationReads. */
+export function allocationFrom(row: { storage_max?: unknown; capacity?: unknown; allocated?: unknown } | undefined) {
   const capacity = Number(row?.capacity ?? 0);
   const allocated = Number(row?.allocated ?? 0);
   return { capacity, allocated, available: Math.max(0, capacity - allocated), storage_max: Number(row?.storage_max ?? 0) };
+}
+
+async function allocationOf(db: Db, ownerId: number) {
+  return allocationFrom(await db.selectNoFrom(allocationReads(db, ownerId)).executeTakeFirst());
 }
 
 /** Serialises capacity decisions of one customer (PostgreSQL; SQLite writes one at a time anyway). */
@@ -81,9 +90,11 @@ export async function checkMailboxQuota(
   trx: Db,
   dialect: Dialect,
   request: { ownerId: number; quota: number; previousQuota: number; domainMaxQuota: number },
+  /** The allocation, read (allocationReads) after the customer was locked (usableDomain's lockOwner). */
+  lockedAllocation?: Allocation,
 ) {
-  await lockCustomer(trx, dialect, request.ownerId);
-  const summary = await allocationOf(trx, request.ownerId);
+  if (!lockedAllocation) await lockCustomer(trx, dialect, request.ownerId);
+  const summary = lockedAllocation ?? (await allocationOf(trx, request.ownerId));
   if (request.quota > summary.storage_max) throw fieldError('quota', 'validation.quota_above_storage_max', { max: summary.storage_max });
   if (request.domainMaxQuota > 0 && request.quota > request.domainMaxQuota) {
     throw fieldError('quota', 'validation.quota_above_domain_max', { max: request.domainMaxQuota });

@@ -36,6 +36,19 @@ describe('creating a mailbox', () => {
     expect(row.password_hash).toMatch(/^\{ARGON2ID\}\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$/);
   });
 
+  it('When a mailbox is created, then its answer is the record exactly as get reads it, with the usage Dovecot had already written for its address', async () => {
+    const { customer, domain } = await customerWithDomain();
+    await t.services.db.insertInto('mailbox_usage').values({ address: `early@${domain.name}`, bytes: 4096, messages: 2 }).execute();
+    for (const [local, used] of [['early', { used_bytes: 4096, used_messages: 2 }], ['fresh', { used_bytes: 0, used_messages: 0 }]] as const) {
+      const created = await t.post('/api/admin/email/create', { domain_id: domain.id, local_part: local, password: 'mailbox-pass-1', quota: MiB }, { token: customer.token });
+      expect(created.data).toMatchObject(used);
+      const read = await t.get('/api/admin/email/get', { id: created.data.id }, { token: customer.token });
+      expect(created.data).toEqual(read.data);
+      // In the same order as a read through the view.
+      expect(Object.keys(created.data)).toEqual(Object.keys(read.data));
+    }
+  });
+
   it('When the quota is above storage_max, then it is refused; raising storage_max allows it', async () => {
     const { customer, domain } = await customerWithDomain();
     const body = { domain_id: domain.id, local_part: 'big', password: 'mailbox-pass-1', quota: 2 * GiB };

@@ -52,6 +52,20 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
 }
 
 /**
+ * The steps of a lookup's plan that read a whole table: PostgreSQL's sequential scans; SQLite's
+ * SCAN of a table (not of a constant row, nor of the rows a co-routine or a materialized
+ * subquery of the lookup made, such as the UNION ALL of mail_alias after its index reads).
+ */
+export function tableScans(dialect: 'sqlite' | 'postgres', plan: string[]): string[] {
+  if (dialect === 'postgres') return plan.filter((step) => /Seq Scan/.test(step));
+  const made = new Set(plan.flatMap((step) => /^\s*(?:CO-ROUTINE|MATERIALIZE) (.+)$/.exec(step)?.[1] ?? []));
+  return plan.filter((step) => {
+    const scanned = /^\s*SCAN (.+?)(?: USING .*)?$/.exec(step)?.[1];
+    return scanned !== undefined && scanned !== 'CONSTANT ROW' && !made.has(scanned);
+  });
+}
+
+/**
  * `rows` customers, each with an active verified domain seed<id>.test, a mailbox m@ with its usage
  * (every tenth also with an app password and a Sieve script), and an alias a@; the first half of those domains are alias
  * domains of the second half.

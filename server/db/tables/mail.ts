@@ -24,6 +24,11 @@ export interface DomainRow {
   note: string;
   // The customer lets this domain's mailboxes use the mailbox owners' area (0018).
   mailbox_area: Generated<number>;
+  // What the mail_* views read (0017), kept by triggers; never written by the panel.
+  /** 1 while the domain is active and verified and its customer active. */
+  receives_mail: Generated<number>;
+  /** While this is an active alias domain of a domain that receives mail: that domain's name. */
+  alias_target: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
