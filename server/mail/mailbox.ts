@@ -81,7 +81,8 @@ export const mailboxBehaviour: ResourceBehaviour = {
     let allocation;
     if (change.op === 'create') {
       const reads = await newMailboxReads(ctx.trx, String(row.address), Number(row.owner_id));
-      change.viewValues = reads.usage;
+      // A new mailbox has no app passwords yet: the view's count is 0.
+      change.viewValues = { ...reads.usage, app_passwords: 0 };
       allocation = reads.allocation;
       await checkLimit(ctx.trx, 'mailbox', domain.id, domain.max_mailboxes, 'error.mailbox_limit', domain.name_unicode);
     }

@@ -5,27 +5,9 @@
  */
 import crypto from 'node:crypto';
 
-export const MAX_FORWARD_ADDRESSES = 10;
-export const DEFAULT_INTERVAL_DAYS = 7;
+import { DEFAULT_INTERVAL_DAYS, MAX_FORWARD_ADDRESSES, type Forwarding, type OutOfOffice } from '../../resources/mailbox_rule.js';
 
-export interface OutOfOffice {
-  enabled: boolean;
-  /** ISO 8601 UTC, or null: from now on / with no end. */
-  starts_at: string | null;
-  ends_at: string | null;
-  /** The IANA time zone the owner chose the dates in (for showing them again). */
-  time_zone: string;
-  subject: string;
-  body: string;
-  /** One reply per sender per this many days (1–30). */
-  interval_days: number;
-}
-
-export interface Forwarding {
-  enabled: boolean;
-  addresses: string[];
-  keep_copy: boolean;
-}
+export { DEFAULT_INTERVAL_DAYS, MAX_FORWARD_ADDRESSES, type Forwarding, type OutOfOffice } from '../../resources/mailbox_rule.js';
 
 export interface MailboxRules {
   out_of_office: OutOfOffice;

@@ -12,8 +12,8 @@ import { SectionCard } from '../area/SectionCard';
 import { AddressListInput } from './AddressListInput';
 import { LastChange } from './RuleStatus';
 import type { Forwarding, Rules } from './rulesApi';
+import { MAX_FORWARD_ADDRESSES } from '../../resources/mailbox_rule';
 
-export const MAX_FORWARD_ADDRESSES = 10;
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Values {

@@ -6,21 +6,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAreaCall } from '../area/useAreaCall';
 
-export interface OutOfOffice {
-  enabled: boolean;
-  starts_at: string | null;
-  ends_at: string | null;
-  time_zone: string;
-  subject: string;
-  body: string;
-  interval_days: number;
-}
-
-export interface Forwarding {
-  enabled: boolean;
-  addresses: string[];
-  keep_copy: boolean;
-}
+export type { Forwarding, OutOfOffice } from '../../resources/mailbox_rule';
+import type { Forwarding, OutOfOffice } from '../../resources/mailbox_rule';
 
 export interface Rules {
   out_of_office: OutOfOffice;

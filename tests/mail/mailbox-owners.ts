@@ -1,5 +1,5 @@
 /**
- * The mailbox owners' area with the real mail server (issue 21), run inside the mail-server suite
+ * The mailbox owners' area with the real mail server, run inside the mail-server suite
  * (one set of daemons per database): out-of-office replies by Pigeonhole reading the Sieve script
  * from the panel's database, forwarding to the outside world (an SMTP sink that Postfix relays to)
  * with the sender rewritten by postsrsd so that SPF passes, app passwords over IMAP, POP3 and SMTP

@@ -1,21 +1,11 @@
-/** The mailbox owners' area (issue 21) as the mail suite uses it: the panel's /api/mail calls, with a mailbox's token. */
+/** The mailbox owners' area as the mail suite uses it: the panel's /api/mail calls, with a mailbox's token. */
 import type { MailStack } from './mail-stack.js';
 import { panelApi } from './panel.js';
+import type { Forwarding, OutOfOffice as Rule } from '../../resources/mailbox_rule.js';
 
-export interface OutOfOffice {
-  enabled: boolean;
-  starts_at?: string | null;
-  ends_at?: string | null;
-  time_zone: string;
-  subject: string;
-  body: string;
-  interval_days: number;
-}
-export interface Forwarding {
-  enabled: boolean;
-  addresses: string[];
-  keep_copy: boolean;
-}
+/** What the calls take: the dates may be left out. */
+export type OutOfOffice = Omit<Rule, 'starts_at' | 'ends_at'> & Partial<Pick<Rule, 'starts_at' | 'ends_at'>>;
+export type { Forwarding };
 export interface AppPasswordRow {
   id: number;
   name: string;

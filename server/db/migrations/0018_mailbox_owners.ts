@@ -1,5 +1,5 @@
 /**
- * The people who read the mail get an area of their own (issue 21): their rules (out-of-office,
+ * The people who read the mail get an area of their own: their rules (out-of-office,
  * forwarding) and the Sieve script the panel makes of them, which Dovecot's Pigeonhole reads
  * through its SQL dict at delivery; app passwords, extra credentials Dovecot's passdb accepts;
  * per mailbox whether mail programs must use them; per domain whether its mailboxes may use the

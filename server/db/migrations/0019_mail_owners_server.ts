@@ -1,5 +1,5 @@
 /**
- * What the mail server reads of the mailbox owners' area (issue 21; deploy/queries.ts):
+ * What the mail server reads of the mailbox owners' area (deploy/queries.ts):
  * - mail_mailbox_login: the mailboxes whose main password mail programs may use (not
  *   app_passwords_only) — Dovecot's last passdb;
  * - mail_app_password: app passwords of mailboxes that may receive and log in, found by address and

@@ -1,6 +1,6 @@
 /**
  * Mailboxes (`email`): usage against quota in lists, and the customer's password and delivery-check
- * buttons; on a mailbox's page its out-of-office reply, forwarding and app passwords (issue 21).
+ * buttons; on a mailbox's page its out-of-office reply, forwarding and app passwords.
  */
 import MailIcon from '@mui/icons-material/Mail';
 import { mailbox } from '../../../resources/mailbox';
