@@ -78,6 +78,8 @@ before.mail_alias = `SELECT a.address, a.goto FROM alias a JOIN (${before.mail_d
 before.mail_alias_domain = `SELECT a.name AS alias_domain, t.name AS target_domain FROM alias_domain ad JOIN (${before.mail_domain}) a ON a.id = ad.alias_domain_id JOIN (${before.mail_domain}) t ON t.id = ad.target_domain_id WHERE ad.active = 1`;
 before.mail_dkim_key = `SELECT d.name AS domain, d.dkim_selector AS selector, d.dkim_private_key AS private_key FROM domain d JOIN (${before.mail_domain}) md ON md.id = d.id`;
 before.mail_mailbox_full = `SELECT m.address FROM (${before.mail_mailbox}) m JOIN mailbox_usage u ON u.address = m.address WHERE m.quota > 0 AND u.bytes >= m.quota`;
+// Dovecot's main-password lookup reads the mailboxes that mail programs may use it for (0019), over mail_mailbox.
+before.mail_mailbox_login = `SELECT mm.address, mm.password_hash FROM (${before.mail_mailbox}) mm JOIN mailbox m ON m.address = mm.address WHERE m.app_passwords_only = 0`;
 
 const viewColumns: Record<string, string[]> = {
   mail_domain: ['id', 'name'],
@@ -86,6 +88,7 @@ const viewColumns: Record<string, string[]> = {
   mail_alias_domain: ['alias_domain', 'target_domain'],
   mail_dkim_key: ['domain', 'selector', 'private_key'],
   mail_mailbox_full: ['address'],
+  mail_mailbox_login: ['address', 'password_hash'],
 };
 
 /** A lookup's text reading the views as they were (each view replaced by its former query). */
@@ -220,7 +223,7 @@ it('When the mail server looks anything up, then every lookup reads through inde
   for (const statement of seedStatements(dialect, 2000)) await sql.raw(statement).execute(db);
   await sql.raw('analyze').execute(db);
   const sample = (await sql.raw<{ alias_domain: string; domain: string }>(seededSampleSql(2000)).execute(db)).rows[0];
-  for (const query of lookupQueries({ domain: sample.domain, aliasDomain: sample.alias_domain, mailbox: 'm', alias: 'a' })) {
+  for (const query of lookupQueries({ domain: sample.domain, aliasDomain: sample.alias_domain, mailbox: 'm', alias: 'a' }, dialect)) {
     const plan =
       dialect === 'postgres'
         ? await db.transaction().execute(async (trx) => {
