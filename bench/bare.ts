@@ -14,7 +14,7 @@ import { hashPassword } from '../server/core/passwords.js';
 
 const infoColumns = 'u.id, u.owner_id, u.email, u.username, u.is_verified, u.status, u.points, u.storage_max, u.locale, u.last_login_at, u.created_at';
 const mailboxColumns =
-  'id, domain_id, local_part, address, address_unicode, name, quota, active, used_bytes, used_messages, delivery_checked_at, owner_id, created_at, updated_at';
+  'id, domain_id, local_part, address, address_unicode, name, quota, active, used_bytes, used_messages, delivery_checked_at, owner_id, created_at, updated_at, app_passwords_only, app_passwords';
 const sessionSql = (p: (n: number) => string) =>
   `select s.expires_at, s.last_seen_at, ${infoColumns} from session s join "user" u on u.id = s.account_id
    where s.token_hash = ${p(1)} and s.actor = 'customer' and s.revoked_at is null`;
