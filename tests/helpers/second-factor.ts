@@ -2,6 +2,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { nowMs } from '../../server/core/time.js';
 import type { TestApp } from './app.js';
+import type { SoftAuthenticator } from './authenticator.js';
 import { someIp } from './fixtures.js';
 
 export const totpCode = (secret: string, atMs = nowMs()) =>
@@ -26,4 +27,13 @@ export function passwordStep(t: TestApp, area: Area, login: string, password: st
   return area === 'manage'
     ? t.post('/api/manage/login/login', { username: login, password }, { ip })
     : t.post(`/api/${area}/login/login`, { email: login, password }, { ip });
+}
+
+/** Adds a passkey made by `device` for the holder of `token` in `area`. */
+export async function addPasskey(t: TestApp, area: Area, token: string, device: SoftAuthenticator, name = 'Laptop') {
+  const options = await t.post(`/api/${area}/second_factor/passkey_options`, {}, { token });
+  if (options.code !== 0) throw new Error(`passkey_options failed: ${JSON.stringify(options)}`);
+  const added = await t.post(`/api/${area}/second_factor/passkey_add`, { challenge_token: options.data.challenge_token, name, response: device.create(options.data.options) }, { token });
+  if (added.code !== 0) throw new Error(`passkey_add failed: ${JSON.stringify(added)}`);
+  return added.data as { id: number; name: string };
 }
