@@ -37,7 +37,7 @@ export const policyCalls = [
       const before = await isRequired(db, OPERATORS);
       await setRequired(db, OPERATORS, input.operators_required);
       if (before !== input.operators_required) {
-        await audit(db, ctx, { action: 'second_factor_policy', targetType: 'second_factor_policy', after: { scope: OPERATORS, required: input.operators_required }, before: { required: before } });
+        await audit(db, ctx, { action: input.operators_required ? 'second_factor_required' : 'second_factor_not_required', targetType: 'operators', before: { required: before }, after: { required: input.operators_required } });
       }
       return { operators_required: input.operators_required };
     },
@@ -66,7 +66,7 @@ export const policyCalls = [
       const before = await isRequired(db, scope);
       await setRequired(db, scope, input.required);
       if (before !== input.required) {
-        await audit(db, ctx, { action: 'second_factor_policy', targetType: 'team', userId: ctx.actor.customerId, after: { scope: 'team', required: input.required }, before: { required: before } });
+        await audit(db, ctx, { action: input.required ? 'second_factor_required' : 'second_factor_not_required', targetType: 'team', userId: ctx.actor.customerId, before: { required: before }, after: { required: input.required } });
       }
       return { required: input.required };
     },

@@ -250,8 +250,8 @@ describe('policies', () => {
       expect((await t.post('/api/manage/login/enrol_totp', { token: next.params!.token })).code).toBe(40102);
       expect((await t.post('/api/manage/login/second_factor', { token: next.params!.token, code: totpCode(started.data.secret) })).code).toBe(0);
 
-      const log = await t.post('/api/manage/log/list', { filter: { action: 'second_factor_policy' } }, { token: root });
-      expect(log.data.list[0]).toMatchObject({ actor_type: 'operator', after: { scope: 'operators', required: true } });
+      const log = await t.post('/api/manage/log/list', { filter: { action: 'second_factor_required' } }, { token: root });
+      expect(log.data.list[0]).toMatchObject({ actor_type: 'operator', target_type: 'operators', before: { required: false }, after: { required: true } });
     } finally {
       await t.post('/api/manage/second_factor/update_policy', { operators_required: false }, { token: root });
     }
@@ -278,7 +278,7 @@ describe('policies', () => {
 
     const log = await t.post('/api/admin/log/list', { sort: 'id', order: 'desc', page_size: 50 }, { token: customer.token });
     const actions = log.data.list.map((e: { action: string }) => e.action);
-    expect(actions).toContain('second_factor_policy');
+    expect(actions).toContain('second_factor_required');
     expect(actions).toContain('totp_enable');
   });
 });
