@@ -20,7 +20,7 @@ export const operatorCalls = [
     path: '/api/manage/login/login',
     auth: 'public',
     tag: 'manage/login',
-    summary: 'Operator sign-in; answers with a session (id, username, role, token).',
+    summary: 'Operator sign-in; answers with a session (id, username, role, token). An operator with a second factor (or under the policy that requires one) gets error 40103 instead, whose params hold a pending sign-in for /api/manage/login/second_factor, passkey or enrol_totp.',
     input: z.object({ username: lineText(1, 64), password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;

@@ -22,5 +22,17 @@ export const security = defineCapability({
     async ({ db }) => {
       await db.deleteFrom('second_factor_challenge').where('expires_at', '<=', daysAgo(1)).execute();
     },
+    // A deleted login, operator or mailbox leaves no second factor behind.
+    async ({ db }) => {
+      for (const table of ['totp', 'recovery_code', 'passkey'] as const) {
+        for (const [kind, holders] of [['customer', 'user'], ['operator', 'admin'], ['mailbox', 'mailbox']] as const) {
+          await db
+            .deleteFrom(table)
+            .where('holder_kind', '=', kind)
+            .where(({ not, exists, selectFrom }) => not(exists(selectFrom(holders).select('id').whereRef(`${holders}.id`, '=', `${table}.holder_id`))))
+            .execute();
+        }
+      }
+    },
   ],
 });

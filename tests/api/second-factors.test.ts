@@ -314,4 +314,18 @@ describe('activity log', () => {
     expect(mine.map((e: { action: string }) => e.action)).toEqual(['totp_enable', 'recovery_codes_renew', 'totp_disable']);
     expect(mine[0]).toMatchObject({ actor_type: 'mailbox', after: { address: box.address } });
   });
+
+describe('housekeeping', () => {
+  it('When a customer login is deleted, then housekeeping removes its second factors', async () => {
+    const customer = await signUpCustomer(t);
+    await enrolTotp(t, 'admin', customer.token);
+    const root = await operatorLogin(t);
+    expect((await t.post('/api/manage/user/delete', { id: customer.id }, { token: root })).code).toBe(0);
+    await t.services.jobs.runSchedule('housekeeping');
+    const left = async (table: 'totp' | 'recovery_code') =>
+      (await t.services.db.selectFrom(table).select('id').where('holder_kind', '=', 'customer').where('holder_id', '=', customer.id).execute()).length;
+    expect(await left('totp')).toBe(0);
+    expect(await left('recovery_code')).toBe(0);
+  });
+});
 });
