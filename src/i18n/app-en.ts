@@ -39,6 +39,7 @@ export const appEn = {
       start_over: 'Start again with the password',
       enrol_title: 'Set up two-step sign-in',
       enrol_intro: 'A second factor is required for this account. Scan the QR code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or FreeOTP), or type the key into it, then enter the 6-digit code it shows.',
+      setup_intro: 'Scan the QR code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or FreeOTP), or type the key into it, then enter the 6-digit code it shows.',
       enrol_start: 'Set up an authenticator app',
       secret: 'Key',
       totp_code: '6-digit code from the app',

@@ -41,6 +41,7 @@ export const appZh: AppMessages = {
       start_over: '重新用密码登录',
       enrol_title: '设置两步验证',
       enrol_intro: '此账户必须启用两步验证。请用身份验证器应用（如 Google Authenticator、Microsoft Authenticator 或 FreeOTP）扫描二维码，或手动输入密钥，然后填写应用显示的 6 位验证码。',
+      setup_intro: '请用身份验证器应用（如 Google Authenticator、Microsoft Authenticator 或 FreeOTP）扫描二维码，或手动输入密钥，然后填写应用显示的 6 位验证码。',
       enrol_start: '设置身份验证器应用',
       secret: '密钥',
       totp_code: '应用中的 6 位验证码',

@@ -124,7 +124,7 @@ function TotpSetupDialog({ onClose, onDone }: { onClose: () => void; onDone: (re
       onDone={(answer) => onDone(answer.recovery_codes)}
     >
       <Typography variant="body2" color="text.secondary">
-        {translate('app.second_factor.enrol_intro')}
+        {translate('app.second_factor.setup_intro')}
       </Typography>
       {data && (
         <>
