@@ -166,3 +166,33 @@ describe.each(['zh', 'en'] as Lang[])('second factors (%s)', (lang) => {
     expect(errors).toEqual([]);
   });
 });
+
+describe.each(['zh', 'en'] as Lang[])('a second factor required of every operator (%s)', (lang) => {
+  it('an operator without one is led through setting up an authenticator app at the next sign-in', async () => {
+    const root = (await api('/api/manage/login/login', { username: 'root', password: 'root-password-1' })).data.token as string;
+    const username = `ops-${lang}-${Date.now().toString(36)}`;
+    expect((await api('/api/manage/admin/create', { username, password: 'operator-pass-1', role: 'support' }, root)).code).toBe(0);
+    expect((await api('/api/manage/second_factor/update_policy', { operators_required: true }, root)).code).toBe(0);
+    try {
+      const { page, errors } = await openPage(browser, lang, base);
+      await page.goto('/login-manage');
+      await page.locator('input[name=username]').fill(username);
+      await page.locator('input[name=password]').fill('operator-pass-1');
+      await page.locator('button[type=submit]').click();
+      await page.locator('.second-step-enrol button[type=submit]').click();
+      const secret = (await page.locator('.second-step-enrol .totp-secret').textContent())!.trim();
+      await shot(page, 'second-factor-enrol-at-sign-in', lang);
+      const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+      await page.locator('.second-step-enrol input[name=code]').fill(code);
+      await page.locator('.second-step-enrol button[type=submit]').click();
+      await page.locator('.second-step-recovery .recovery-code').first().waitFor();
+      expect(await page.locator('.second-step-recovery .recovery-code').count()).toBe(10);
+      await shot(page, 'second-factor-enrol-recovery-codes', lang);
+      await page.locator('.second-step-continue').click();
+      await page.waitForURL(/\/manage$/);
+      expect(errors).toEqual([]);
+    } finally {
+      await api('/api/manage/second_factor/update_policy', { operators_required: false }, root);
+    }
+  });
+});
