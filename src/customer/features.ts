@@ -3,6 +3,7 @@ import { activityLog, customers } from '../accounts';
 import type { AreaFeature } from '../area/features';
 import { aliasDomains, aliases, domains, mailboxes } from '../mail';
 import { buyStoragePage, orders, pointsLedger } from '../shop';
+import { customerSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { tickets } from '../support';
 import { teamInvitations, teamMembers } from '../team';
@@ -20,6 +21,7 @@ export const customerFeatures: readonly AreaFeature[] = [
   pointsLedger,
   tickets,
   buyStoragePage,
+  customerSecurityPage,
   // No screen here (the profile page is the account's own), but the activity log tells of the account's changes.
   customers,
 ];

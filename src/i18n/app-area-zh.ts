@@ -325,6 +325,16 @@ export const appAreaZh: AppAreaMessages = {
       hidden: '（已隐藏）',
       no_changes: '没有记录详细内容。',
       action: {
+        // 两步验证
+        totp_enable: '启用了身份验证器应用：',
+        totp_disable: '关闭了身份验证器应用：',
+        recovery_codes_renew: '重新生成了恢复码：',
+        passkey_add: '添加了通行密钥：',
+        passkey_remove: '删除了通行密钥：',
+        second_factor_failed: '第二重验证输入错误：',
+        second_factor_reset: '重置了两步验证：',
+        second_factor_required: '要求必须使用两步验证：',
+        second_factor_not_required: '不再要求使用两步验证：',
         create: '添加了',
         update: '修改了',
         update_with_password: '修改了（含密码）',
@@ -349,7 +359,7 @@ export const appAreaZh: AppAreaMessages = {
         archive_mail: '归档了保留的邮件：',
         send_test: '发送了测试邮件：',
       },
-      target: { user: '账户', operator: '管理员账户' },
+      target: { operators: '所有管理员', team: '团队成员', user: '账户', operator: '管理员账户' },
     },
     template: {
       verify_code: '注册验证码',
