@@ -9,6 +9,7 @@ import { createSession, revokeSession, revokeSessionsOf } from './sessions.js';
 import { countWrongPassword } from './sign-in-throttle.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
+import type { Locale } from '../../resources/customer.js';
 
 const profileColumns = ['id', 'username', 'role', 'status', 'last_login_at', 'created_at'] as const;
 const profile = (db: Db, id: number) => db.selectFrom('admin').select(profileColumns).where('id', '=', id).executeTakeFirstOrThrow();
@@ -22,7 +23,7 @@ export const operatorCalls = [
     summary: 'Operator sign-in; answers with a session (id, username, role, token).',
     input: z.object({ username: lineText(1, 64), password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
-      const { db, config, limiter } = ctx.services;
+      const { db, limiter } = ctx.services;
       await limiter.beforeSignIn(`operator:${input.username}`, ctx.ip);
       const operator = await db.selectFrom('admin').selectAll().where('username', '=', input.username).executeTakeFirst();
       if (!(await verifyPassword(operator?.password_hash, input.password)) || !operator) {
@@ -32,7 +33,7 @@ export const operatorCalls = [
       }
       await limiter.succeededSignIn(`operator:${input.username}`, ctx.ip);
       if (operator.status !== 'active') throw new AppError('forbidden', 'error.account_disabled');
-      const token = await createSession(db, config, 'operator', operator.id, ctx);
+      const token = await createSession(ctx, 'operator', { id: operator.id, email: operator.email, locale: operator.locale as Locale });
       await db.updateTable('admin').set({ last_login_at: now() }).where('id', '=', operator.id).execute();
       await audit(db, ctx, { action: 'login', targetType: 'operator', targetId: operator.id });
       return { id: operator.id, username: operator.username, role: operator.role, token };
@@ -41,6 +42,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/login/logout',
+    keys: false,
     auth: 'operator',
     tag: 'manage/login',
     summary: 'End this operator session.',
@@ -54,6 +56,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/me/info',
+    reads: true,
     auth: 'operator',
     tag: 'manage/me',
     summary: 'The signed-in operator (added for the operator profile page).',
@@ -63,6 +66,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/me/update_password',
+    keys: false,
     auth: 'operator',
     tag: 'manage/me',
     summary: "Change the signed-in operator's password (the current one is required); ends their other sessions.",

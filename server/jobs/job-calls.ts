@@ -17,6 +17,7 @@ export const jobCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/job/summary',
+    reads: true,
     auth: 'operator',
     tag: 'manage/job',
     roles: staff,
@@ -27,6 +28,7 @@ export const jobCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/job/list',
+    reads: true,
     auth: 'operator',
     tag: 'manage/job',
     roles: staff,

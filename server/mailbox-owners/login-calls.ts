@@ -22,7 +22,7 @@ export const mailLoginCalls = [
       "Sign in to the mailbox owners' area with the mailbox's address and password; answers with a session ({id, email, name, token}). The same answer for an unknown address and a wrong password; a deactivated mailbox, domain or customer, or a domain whose area is off, is refused (error.mailbox_sign_in_refused). A password hash of an older scheme (imports) is replaced by argon2id.",
     input: z.object({ email: emailAddress, password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
-      const { db, config, limiter } = ctx.services;
+      const { db, limiter } = ctx.services;
       await limiter.beforeSignIn(input.email, ctx.ip);
       const box = await mailboxByAddress(db, input.email);
       if (!(await isMailboxPassword(box, input.password)) || !box) {
@@ -32,7 +32,7 @@ export const mailLoginCalls = [
       await limiter.succeededSignIn(input.email, ctx.ip);
       if (!maySignIn(box)) return refuseSignIn(ctx, input.email, box, 'not_allowed');
       const upgradedFrom = await upgradeHash(db, box, input.password);
-      const token = await createSession(db, config, 'mailbox', box.id, ctx);
+      const token = await createSession(ctx, 'mailbox', { id: box.id, email: box.address, locale: ctx.locale, customerId: box.owner_id });
       await audit(db, { ...ctx, actor: mailboxActor(box) }, { action: 'login', targetType: 'email', targetId: box.id, userId: box.owner_id, after: { method: 'password', area: 'mail', ...(upgradedFrom ? { upgraded_from: upgradedFrom } : {}) } });
       return { id: box.id, email: box.address, address_unicode: box.address_unicode, name: box.name, token };
     },
