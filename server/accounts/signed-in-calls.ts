@@ -14,14 +14,14 @@ import { deviceName, deviceOf } from './device.js';
 import { liveSessionsOf, revokeSession, type SessionActor } from './sessions.js';
 
 /** Whose sessions the caller's are, and how the log names that account. */
-function personOf(actor: Actor): { actor: SessionActor; accountId: number; targetType: string; customerId: number | null } {
+function personOf(actor: Actor): { actor: SessionActor; accountId: number; targetType: string; name: string; customerId: number | null } {
   switch (actor.kind) {
     case 'customer':
-      return { actor: 'customer', accountId: actor.accountId, targetType: 'user', customerId: actor.customerId };
+      return { actor: 'customer', accountId: actor.accountId, targetType: 'user', name: actor.email, customerId: actor.customerId };
     case 'operator':
-      return { actor: 'operator', accountId: actor.id, targetType: 'operator', customerId: null };
+      return { actor: 'operator', accountId: actor.id, targetType: 'operator', name: actor.username, customerId: null };
     case 'mailbox':
-      return { actor: 'mailbox', accountId: actor.mailboxId, targetType: 'email', customerId: actor.customerId };
+      return { actor: 'mailbox', accountId: actor.mailboxId, targetType: 'email', name: actor.address, customerId: actor.customerId };
     default:
       throw notFound();
   }
@@ -49,10 +49,11 @@ async function end(ctx: CallContext, id: number) {
     await revokeSession(trx, id);
     await audit(trx, ctx, {
       action: 'end_session',
-      targetType: person.targetType,
-      targetId: person.accountId,
+      targetType: 'session',
+      targetId: id,
       userId: person.customerId,
-      before: { device: deviceName(session.user_agent), ip: session.ip, last_seen_at: session.last_seen_at },
+      // The log names the session by its device ("Firefox (Windows)").
+      before: { name: deviceName(session.user_agent), ip: session.ip, last_seen_at: session.last_seen_at },
     });
   });
   return { id };
@@ -71,7 +72,7 @@ async function endOthers(ctx: CallContext) {
       .where('id', '!=', sessionId(ctx.actor))
       .executeTakeFirst();
     const count = Number(ended.numUpdatedRows);
-    await audit(trx, ctx, { action: 'end_other_sessions', targetType: person.targetType, targetId: person.accountId, userId: person.customerId, after: { count } });
+    await audit(trx, ctx, { action: 'end_other_sessions', targetType: person.targetType, targetId: person.accountId, userId: person.customerId, after: { name: person.name, count } });
     return { count };
   });
 }

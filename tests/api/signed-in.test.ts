@@ -76,7 +76,7 @@ describe.each([
     expect((await t.get(`/api/${person.area}/session/list`, {}, { token: laptop })).code).toBe(20000);
     expect((await t.get(`/api/${person.area}/session/list`, {}, { token: person.token })).data.total).toBe(1);
     const entry = await t.services.db.selectFrom('log').selectAll().where('action', '=', 'end_session').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(JSON.parse(entry.before!)).toMatchObject({ device: 'Firefox (Windows)' });
+    expect(JSON.parse(entry.before!)).toMatchObject({ name: 'Firefox (Windows)' });
   });
 
   it('When they end all other sessions, then only the one they use is left', async () => {
