@@ -126,10 +126,10 @@ export function ApiKeysPage({ area }: { area: 'admin' | 'manage' }) {
                 {data.list.map((item) => (
                   <TableRow key={item.id} className="api-key-row">
                     <TableCell>
-                      <Typography variant="body2" className="api-key-name">
+                      <Typography variant="body2" className="api-key-name" data-user-data>
                         {item.name}
                       </Typography>
-                      <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+                      <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }} data-user-data>
                         {item.prefix}…
                       </Typography>
                       {item.allowed_ips.length > 0 && (

@@ -84,11 +84,13 @@ export function SignedInPage() {
                 {data.list.map((session) => (
                   <TableRow key={session.id} className={session.current ? 'signed-in-row signed-in-current' : 'signed-in-row'}>
                     <TableCell>
-                      <Typography variant="body2" className="signed-in-device" title={session.user_agent}>
+                      <Typography variant="body2" className="signed-in-device" title={session.user_agent} data-user-data>
                         {session.browser || session.os ? [session.browser, session.os].filter(Boolean).join(' · ') : translate('app.signed_in.unknown_device')}
                       </Typography>
                     </TableCell>
-                    <TableCell className="signed-in-ip">{session.ip}</TableCell>
+                    <TableCell className="signed-in-ip" data-user-data>
+                      {session.ip}
+                    </TableCell>
                     <TableCell>{formatDateText(session.created_at, locale, true)}</TableCell>
                     <TableCell>{formatDateText(session.last_seen_at, locale, true)}</TableCell>
                     <TableCell align="right">
