@@ -16,7 +16,8 @@ const browsers: [RegExp, string][] = [
   [/\b(OPR|Opera)\//, 'Opera'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],
-  [/\bChrom(e|ium)\/|\bCriOS\//, 'Chrome'],
+  // HeadlessChrome too.
+  [/Chrom(e|ium)\/|\bCriOS\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*Safari\//, 'Safari'],
   [/^curl\//, 'curl'],
   [/^Wget\//i, 'Wget'],

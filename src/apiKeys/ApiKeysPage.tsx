@@ -99,9 +99,12 @@ export function ApiKeysPage({ area }: { area: 'admin' | 'manage' }) {
     <Box sx={{ mt: 2 }} className="api-keys-page">
       <Title title="app.api_keys.title" />
       <SectionCard title="app.api_keys.title">
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        <Typography variant="body2" color="text.secondary">
           {translate(`app.api_keys.intro_${area}`)}
         </Typography>
+        <Box component="code" sx={{ display: 'block', my: 1.5, fontSize: '0.85rem' }}>
+          Authorization: Bearer mdk_… → /api/{area}/…
+        </Box>
         <Button label="app.api_keys.create" onClick={() => setCreating(true)} variant="contained" className="api-key-create">
           <AddIcon />
         </Button>

@@ -325,8 +325,8 @@ export const appAreaEn = {
     api_keys: {
       menu: 'API keys',
       title: 'API keys',
-      intro_admin: 'Keys let your scripts call the Maildesk API (/api/admin) as you, with the header Authorization: Bearer <key>. A key can do no more than you can, and never manage keys, sessions or passwords.',
-      intro_manage: 'Keys let your scripts call the operators’ API (/api/manage) with your role, with the header Authorization: Bearer <key>. A key can never manage keys, sessions or passwords.',
+      intro_admin: 'Keys let your scripts call the Maildesk API as you. A key can do no more than you can, and never manage keys, sessions or passwords. A script sends it with every call:',
+      intro_manage: 'Keys let your scripts call the operators’ API with your role. A key can never manage keys, sessions or passwords. A script sends it with every call:',
       create: 'New API key',
       make: 'Make the key',
       name: 'Name',

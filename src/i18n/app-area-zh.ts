@@ -327,8 +327,8 @@ export const appAreaZh: AppAreaMessages = {
     api_keys: {
       menu: 'API 密钥',
       title: 'API 密钥',
-      intro_admin: '密钥让您的脚本以您的身份调用 Maildesk API（/api/admin），请求头为 Authorization: Bearer <密钥>。密钥的权限不超过您本人，且不能管理密钥、会话或密码。',
-      intro_manage: '密钥让您的脚本以您的角色调用管理员 API（/api/manage），请求头为 Authorization: Bearer <密钥>。密钥不能管理密钥、会话或密码。',
+      intro_admin: '密钥让您的脚本以您的身份调用 Maildesk API。密钥的权限不超过您本人，且不能管理密钥、会话或密码。脚本在每次请求中发送：',
+      intro_manage: '密钥让您的脚本以您的角色调用管理员 API。密钥不能管理密钥、会话或密码。脚本在每次请求中发送：',
       create: '新建 API 密钥',
       make: '生成密钥',
       name: '名称',
