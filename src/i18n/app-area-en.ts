@@ -306,7 +306,7 @@ export const appAreaEn = {
       back_to_list: 'Back to %{name}',
     },
     signed_in: {
-      menu: 'Where you are signed in',
+      menu: 'Signed-in devices',
       title: 'Where you are signed in',
       intro: 'Each device and browser signed in to this area with your account. If you do not recognise one, end it and change your password. A sign-in from a new device is also e-mailed to you.',
       device: 'Device and browser',

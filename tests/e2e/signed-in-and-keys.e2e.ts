@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const words = {
   zh: { menuSignedIn: '登录设备', thisOne: '本设备', end: '结束', ok: '确定', ended: '会话已结束。', menuKeys: 'API 密钥', create: '新建 API 密钥', make: '生成密钥', write: '读写', shownOnce: '密钥只显示这一次', done: '完成', revoke: '撤销', revoked: '已撤销', notUsed: '尚未使用' },
-  en: { menuSignedIn: 'Where you are signed in', thisOne: 'This device', end: 'End', ok: 'OK', ended: 'The session was ended.', menuKeys: 'API keys', create: 'New API key', make: 'Make the key', write: 'Read and write', shownOnce: 'This is the only time the key is shown', done: 'Done', revoke: 'Revoke', revoked: 'was revoked', notUsed: 'Not used yet' },
+  en: { menuSignedIn: 'Signed-in devices', thisOne: 'This device', end: 'End', ok: 'OK', ended: 'The session was ended.', menuKeys: 'API keys', create: 'New API key', make: 'Make the key', write: 'Read and write', shownOnce: 'This is the only time the key is shown', done: 'Done', revoke: 'Revoke', revoked: 'was revoked', notUsed: 'Not used yet' },
 };
 
 /** A call from a script (Node's fetch) with an API key. */
