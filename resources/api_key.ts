@@ -28,14 +28,14 @@ export const apiKey = defineResource({
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
     name: { kind: 'text', min: 1, max: 64, required: true, list: true },
-    access: { kind: 'enum', choices: apiKeyAccess, required: true, list: true, filter: 'eq' },
+    access: { kind: 'enum', choices: apiKeyAccess, required: true, list: true },
     prefix: { kind: 'text', writable: 'never', list: true },
-    expires_at: { kind: 'datetime', writable: 'create', list: true, sortable: true },
+    expires_at: { kind: 'datetime', writable: 'create', list: true },
     allowed_ips: { kind: 'json', schema: allowedIps, writable: 'create', list: true },
     user_id: { kind: 'reference', reference: 'team_member', writable: 'never', list: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: true },
     created_ip: { kind: 'text', writable: 'never', list: true },
-    last_used_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    last_used_at: { kind: 'datetime', writable: 'never', list: true },
     last_used_ip: { kind: 'text', writable: 'never', list: true },
   },
   admin: {

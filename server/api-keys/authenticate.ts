@@ -22,7 +22,8 @@ const keySql = {
     from api_key k join admin a on a.id = k.admin_id
     where k.key_hash = ? and k.area = 'manage'`,
 };
-const compiled = {
+/** Exported for the test that proves each is an index read. */
+export const keyLookupSql = {
   sqlite: keySql,
   postgres: { customer: keySql.customer.replace('?', '$1'), operator: keySql.operator.replace('?', '$1') },
 };
@@ -40,7 +41,7 @@ interface KeyRow {
 const unknownKey = () => new AppError('session', 'error.api_key');
 
 async function liveKey<R extends KeyRow>({ database, db }: Services, area: 'customer' | 'operator', key: string, ip: string): Promise<R> {
-  const [row] = await database.read<R>(compiled[database.dialect][area], [keyHash(key)]);
+  const [row] = await database.read<R>(keyLookupSql[database.dialect][area], [keyHash(key)]);
   if (!row || (row.expires_at && Date.parse(row.expires_at) <= nowMs())) throw unknownKey();
   if (!allowedFrom(JSON.parse(row.allowed_ips) as string[], ip)) throw new AppError('forbidden', 'error.api_key_source', { ip });
   const lastUsed = row.last_used_at ? Date.parse(row.last_used_at) : 0;

@@ -5,6 +5,8 @@
  * keys never reach keys, sessions or passwords.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { keyLookupSql } from '../../server/api-keys/authenticate.js';
 import { keyHash } from '../../server/api-keys/keys.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf } from '../helpers/fixtures.js';
@@ -208,6 +210,28 @@ describe('whose key', () => {
     expect(await ids(root)).toContain(rootKey.id);
     expect(await ids(root)).not.toContain(supportKey.id);
     expect(await t.post('/api/manage/api_key/delete', { id: rootKey.id }, { token: support.token })).toMatchObject({ code: 40400 });
+  });
+});
+
+describe('the cost of a key', () => {
+  it('When a call comes with a key, then the key and its login are found by index reads, never a table scan (EXPLAIN)', async () => {
+    const { db, dialect } = t.services;
+    for (const area of ['customer', 'operator'] as const) {
+      const text = keyLookupSql[dialect][area];
+      let plan: string[];
+      if (dialect === 'sqlite') {
+        plan = (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, ['x']))).rows.map((r) => r.detail);
+        expect(plan.filter((d) => /^SCAN /.test(d)), `${area}: ${plan.join(' | ')}`).toEqual([]);
+      } else {
+        plan = await db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${text}`, ['x']));
+          return rows.map((r) => r['QUERY PLAN']);
+        });
+        expect(plan.filter((d) => /Seq Scan/.test(d)), `${area}: ${plan.join(' | ')}`).toEqual([]);
+      }
+      expect(plan.join(' ')).toMatch(/api_key/);
+    }
   });
 });
 
