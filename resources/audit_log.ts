@@ -21,6 +21,9 @@ export const auditLog = defineResource({
     ip: { kind: 'text', writable: 'never', list: true, filter: 'eq' },
     user_agent: { kind: 'text', writable: 'never' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    // The API key a script made the change with (server/api-keys/), by name as it was then.
+    api_key_id: { kind: 'integer', writable: 'never' },
+    api_key_name: { kind: 'text', writable: 'never', list: true },
   },
   // Customers read their log through customer_log_view: an operator's changes show as "an
   // operator", without id, name, IP or user agent (nor can lists filter or search by them).

@@ -103,6 +103,10 @@ export interface ResourceDeclaration {
   authorScope?: string;
   /** The column naming the mailbox a record belongs to: the mailbox owners' area reaches only the caller's mailbox's records. */
   mailboxScope?: string;
+  /** The column naming the operator a record belongs to: in the operators' area each operator reaches only their own (API keys). */
+  operatorScope?: string;
+  /** false: scripts' API keys never reach this resource's calls (it is a credential itself). */
+  apiKeys?: false;
   /** Column values every record of this resource has (e.g. customers have no owner_id). */
   where?: Record<string, string | number | null>;
   /** Maintained created_at / updated_at columns. */

@@ -11,6 +11,8 @@ export const templateKeys = [
   'mailbox_check',
   // Hardening: the owner told when their password is being guessed.
   'sign_in_attempts',
+  // A sign-in from a device the person has not used before.
+  'new_device_sign_in',
   // Shop
   'order_paid',
   // Storage

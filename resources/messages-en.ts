@@ -17,6 +17,12 @@ export const serverMessagesEn = {
     mailbox_sign_in_refused: "This mailbox cannot sign in here: the mailbox, its domain or its account is deactivated, or the mailbox owners' area is off for its domain. Ask whoever runs your mail.",
     app_password_limit: 'A mailbox may have at most %{limit} app passwords. Revoke one you no longer use first.',
     session: 'Your session has ended. Please sign in again.',
+    // API keys (Authorization: Bearer)
+    api_key: 'This API key is unknown, revoked or expired, or not for this area.',
+    api_key_source: 'This API key may not be used from %{ip}.',
+    api_key_read_only: 'This API key is read-only: it may only read.',
+    api_key_not_here: 'API keys cannot manage API keys, sessions, passwords or second factors. Sign in to do this.',
+    api_key_limit: 'You may have at most %{limit} API keys. Revoke one you no longer use first.',
     validation: 'Some fields need attention.',
     not_verified: 'Please verify your e-mail address first.',
     bad_credentials: 'Wrong e-mail address or password.',
@@ -73,6 +79,8 @@ export const serverMessagesEn = {
   },
   validation: {
     second_factor_code: 'Enter the 6-digit code from your authenticator app, or a recovery code',
+    ip_or_cidr: 'Not an IP address or CIDR range (e.g. 203.0.113.7 or 203.0.113.0/24)',
+    in_the_past: 'Must be in the future',
     time_zone: 'Not a known time zone (e.g. Asia/Shanghai)',
     ends_before_start: 'The end must come after the start',
     forward_to_own_address: 'Mail to %{address} already comes to this mailbox: forwarding to it would go round in circles',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { capabilities } from './capabilities.js';
 import type { Capability } from './core/capability.js';
-import { registerCalls, type Authenticators, type CallSpec } from './core/calls.js';
+import { registerCalls, type Authenticators, type CallSpec, type KeyAuthenticators } from './core/calls.js';
 import { clientErrorHandler, envelopeOf, sendError } from './core/client-errors.js';
 import { AppError } from './core/errors.js';
 import { registerMultipart } from './core/multipart.js';
@@ -63,7 +63,8 @@ export async function buildApp(
 
   const calls = callsOf(capabilities);
   const authenticators = Object.assign({}, ...capabilities.map((c) => c.authenticators)) as Authenticators;
-  registerCalls(app, full, calls, authenticators);
+  const keyAuthenticators = Object.assign({}, ...capabilities.map((c) => c.keyAuthenticators)) as KeyAuthenticators;
+  registerCalls(app, full, calls, authenticators, keyAuthenticators);
   for (const capability of capabilities) await capability.routes?.(app, full);
 
   // Made when first asked for: converting ~120 input schemas is not worth delaying start-up for.

@@ -1,5 +1,6 @@
 /** The product's capabilities: the app, the start-up and the job queue loop over this list. */
 import { accounts } from './accounts/index.js';
+import { apiKeys } from './api-keys/index.js';
 import type { Capability } from './core/capability.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
@@ -12,4 +13,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, storage, shop, support, outbox, jobs, stats];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, storage, shop, support, outbox, jobs, stats, apiKeys];

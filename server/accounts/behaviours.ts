@@ -1,12 +1,19 @@
 /** Behaviour shared by the three kinds of login: operators, customers and team members. */
+import { AppError } from '../core/errors.js';
 import { hashPassword } from '../core/passwords.js';
-import type { Change, ResourceBehaviour } from '../core/resource-calls.js';
+import type { Change, ResourceBehaviour, WriteContext } from '../core/resource-calls.js';
 import { revokeSessionsOf, type SessionActor } from './sessions.js';
 import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 /** Stores a given password only as its argon2id hash (made before the transaction opens). */
 export const hashGivenPassword: ResourceBehaviour['prepare'] = async (input) =>
   typeof input.password === 'string' ? { password_hash: await hashPassword(input.password) } : {};
+
+/** A script's API key never sets a login's password: passwords are for the people who sign in. */
+export function refusePasswordByKey(change: Change, ctx: WriteContext) {
+  const byKey = ctx.actor.kind !== 'anonymous' && ctx.actor.kind !== 'mailbox' && ctx.actor.apiKey;
+  if (byKey && typeof change.after?.password_hash === 'string') throw new AppError('forbidden', 'error.api_key_not_here');
+}
 
 /** Whether a change must end the account's other sessions: disabled, deleted or new password. */
 export function endsSessions(change: Change): boolean {

@@ -111,6 +111,7 @@ export const customerLoginCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/login/logout',
+    keys: false,
     auth: 'customer',
     needsVerified: false,
     tag: 'admin/login',

@@ -53,6 +53,7 @@ export const customerMeCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/me/info',
+    reads: true,
     auth: 'customer',
     needsVerified: false,
     tag: 'admin/me',
@@ -73,6 +74,7 @@ export const customerMeCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/me/update_password',
+    keys: false,
     auth: 'customer',
     tag: 'admin/me',
     summary: 'Change the password (the current one is required); ends every other session.',
@@ -95,6 +97,7 @@ export const customerMeCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/me/update_email',
+    keys: false,
     auth: 'customer',
     tag: 'admin/me',
     summary:

@@ -14,6 +14,7 @@ import { customerLoginCalls } from './customer-login-calls.js';
 import { customerMeCalls } from './customer-me-calls.js';
 import { operatorBehaviour } from './operator.js';
 import { operatorCalls } from './operator-calls.js';
+import { signedInCalls } from './signed-in-calls.js';
 
 export const accounts = defineCapability({
   name: 'accounts',
@@ -22,7 +23,7 @@ export const accounts = defineCapability({
     { declaration: customer, behaviour: customerBehaviour },
     { declaration: auditLog },
   ],
-  calls: [...customerLoginCalls, ...customerMeCalls, ...operatorCalls],
+  calls: [...customerLoginCalls, ...customerMeCalls, ...operatorCalls, ...signedInCalls('admin'), ...signedInCalls('manage')],
   authenticators,
   housekeeping: [
     // Sessions past their end (absolute or idle); revoked ones a day after, for the audit trail's sake.

@@ -10,6 +10,7 @@ import { revokeSession, revokeSessionsOf } from './sessions.js';
 import { countWrongPassword } from './sign-in-throttle.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
+import type { Locale } from '../../resources/customer.js';
 
 const profileColumns = ['id', 'username', 'role', 'status', 'last_login_at', 'created_at'] as const;
 const profile = (db: Db, id: number) => db.selectFrom('admin').select(profileColumns).where('id', '=', id).executeTakeFirstOrThrow();
@@ -38,6 +39,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/login/logout',
+    keys: false,
     auth: 'operator',
     tag: 'manage/login',
     summary: 'End this operator session.',
@@ -51,6 +53,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/me/info',
+    reads: true,
     auth: 'operator',
     tag: 'manage/me',
     summary: 'The signed-in operator (added for the operator profile page).',
@@ -60,6 +63,7 @@ export const operatorCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/me/update_password',
+    keys: false,
     auth: 'operator',
     tag: 'manage/me',
     summary: "Change the signed-in operator's password (the current one is required); ends their other sessions.",

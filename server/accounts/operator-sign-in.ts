@@ -4,10 +4,11 @@ import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
 import { now } from '../core/time.js';
 import type { OperatorRow } from '../db/schema.js';
+import type { Locale } from '../../resources/customer.js';
 import { requireSecondStep, type SecondFactorMethod } from '../security/gate.js';
 import { createSession } from './sessions.js';
 
-type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status'> & { id: number };
+type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status'> & { id: number; email: string | null; locale: string };
 
 /**
  * Answers the spec's session (id, username, role, token); an operator with a second factor, or
@@ -15,10 +16,10 @@ type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status'> & { id
  * step gives `secondFactor`.
  */
 export async function signInOperator(ctx: CallContext, operator: SignedInOperator, how: 'password' | 'passkey', secondFactor?: SecondFactorMethod) {
-  const { db, config } = ctx.services;
+  const { db } = ctx.services;
   if (operator.status !== 'active') throw new AppError('forbidden', 'error.account_disabled');
   if (!secondFactor) await requireSecondStep(ctx, { kind: 'operator', id: operator.id }, how);
-  const token = await createSession(db, config, 'operator', operator.id, ctx);
+  const token = await createSession(ctx, 'operator', { id: operator.id, email: operator.email, locale: operator.locale as Locale });
   await db.updateTable('admin').set({ last_login_at: now() }).where('id', '=', operator.id).execute();
   await audit(db, ctx, { action: 'login', targetType: 'operator', targetId: operator.id, ...(secondFactor ? { after: { method: how, second_factor: secondFactor } } : {}) });
   return { id: operator.id, username: operator.username, role: operator.role, token };

@@ -1,12 +1,16 @@
 /**
  * Sessions: random opaque tokens, stored only as their SHA-256, with an idle and an absolute
  * expiry. Logout revokes one; a password change or a disabled account revokes the others.
+ * Every new session notes its device; the first sign-in from a new one is e-mailed to the person.
  */
 import crypto from 'node:crypto';
+import type { Locale } from '../../resources/customer.js';
 import { accountColumns, type AccountInfo } from '../core/actor.js';
+import type { CallContext } from '../core/calls.js';
 import { inMinutes, now, nowMs as clockMs } from '../core/time.js';
 import type { DatabaseHandle, Db } from '../db/index.js';
 import type { SessionRow } from '../db/schema.js';
+import { noticeNewDevice } from './new-device.js';
 
 export type SessionActor = SessionRow['actor'];
 
@@ -17,13 +21,20 @@ export interface SessionPolicy {
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 
-export async function createSession(
-  db: Db,
-  policy: SessionPolicy,
-  actor: SessionActor,
-  accountId: number,
-  client: { ip: string; userAgent: string },
-): Promise<string> {
+/** Who signs in: the account (a mailbox's id for its owner) and where notices about it go. */
+export interface SigningIn {
+  id: number;
+  /** Where a new device's sign-in is told; null: nowhere (an operator without an address). */
+  email: string | null;
+  locale: Locale;
+  /** The customer it concerns, for the send log. */
+  customerId?: number | null;
+}
+
+export async function createSession(ctx: CallContext, actor: SessionActor, person: SigningIn): Promise<string> {
+  const { db, config: policy } = ctx.services;
+  const client = { ip: ctx.ip, userAgent: ctx.userAgent };
+  const accountId = person.id;
   const token = crypto.randomBytes(32).toString('base64url');
   const at = now();
   await db
@@ -39,6 +50,7 @@ export async function createSession(
       user_agent: client.userAgent.slice(0, 500),
     })
     .execute();
+  await noticeNewDevice(ctx, actor, person);
   return token;
 }
 
@@ -116,4 +128,20 @@ export async function revokeSessionsOf(db: Db, actor: SessionActor, accountIds: 
     .where('revoked_at', 'is', null);
   if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
   await query.execute();
+}
+
+/** A person's live sessions, most recently used first: where they are signed in. */
+export async function liveSessionsOf(db: Db, policy: SessionPolicy, actor: SessionActor, accountId: number) {
+  const at = now();
+  return db
+    .selectFrom('session')
+    .select(['id', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+    .where('actor', '=', actor)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .where('last_seen_at', '>', new Date(clockMs() - policy.sessionIdleMinutes * 60_000).toISOString())
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }

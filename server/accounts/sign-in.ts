@@ -58,14 +58,14 @@ export type SignInMethod = 'password' | 'verify' | 'code' | 'invitation' | 'pass
  * 40103), until the second step gives `secondFactor`.
  */
 export async function signIn(ctx: CallContext, account: Account, how: SignInMethod, secondFactor?: SecondFactorMethod) {
-  const { db, config } = ctx.services;
+  const { db } = ctx.services;
   if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
   if (how !== 'password' && !account.is_verified) {
     await db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
     await audit(db, ctx, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0 }, after: { is_verified: 1 } });
   }
   if (!secondFactor) await requireSecondStep(ctx, { kind: 'customer', id: account.id }, how);
-  const token = await createSession(db, config, 'customer', account.id, ctx);
+  const token = await createSession(ctx, 'customer', { id: account.id, email: account.email, locale: account.locale as Locale, customerId: customerOf(account) });
   await db.updateTable('user').set({ last_login_at: now() }).where('id', '=', account.id).execute();
   await audit(db, ctx, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how, ...(secondFactor ? { second_factor: secondFactor } : {}) } });
   const fresh = await db.selectFrom('user').select(['id', 'email', 'is_verified', 'username']).where('id', '=', account.id).executeTakeFirstOrThrow();

@@ -7,6 +7,13 @@ import type { UserRow } from '../db/schema.js';
 export const accountColumns = ['id', 'owner_id', 'email', 'username', 'is_verified', 'status', 'points', 'storage_max', 'locale', 'last_login_at', 'created_at'] as const;
 export type AccountInfo = Pick<Selectable<UserRow>, (typeof accountColumns)[number]>;
 
+/** The API key a script calls with (server/api-keys/): it acts with its creator's rights, within its own. */
+export interface ApiKeyOfCall {
+  id: number;
+  name: string;
+  access: 'read' | 'write';
+}
+
 export type Actor =
   | { kind: 'anonymous' }
   | {
@@ -22,8 +29,10 @@ export type Actor =
       domainIds?: number[];
       /** The login as its session read it: what me/info answers with, at no second query. */
       account?: AccountInfo;
+      /** Set when the call came with an API key instead of a session (sessionId is then 0). */
+      apiKey?: ApiKeyOfCall;
     }
-  | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole }
+  | { kind: 'operator'; sessionId: number; id: number; username: string; role: OperatorRole; apiKey?: ApiKeyOfCall }
   | {
       /** A mailbox owner, signed in to /api/mail with the mailbox's address and password. */
       kind: 'mailbox';
@@ -44,8 +53,13 @@ export const anonymous: Actor = { kind: 'anonymous' };
 /** The app itself, doing work nobody asked for just now (a job, a schedule); never a caller of the API. */
 export type SystemActor = { kind: 'system'; work: string };
 
-/** How the audit log names the actor. */
-export function actorForLog(actor: Actor | SystemActor): { actor_type: string; actor_id: number | null; actor_name: string } {
+/** How the audit log names the actor, and the API key it called with. */
+export function actorForLog(actor: Actor | SystemActor) {
+  const key = 'apiKey' in actor && actor.apiKey ? { api_key_id: actor.apiKey.id, api_key_name: actor.apiKey.name } : {};
+  return { ...actorOnly(actor), ...key };
+}
+
+function actorOnly(actor: Actor | SystemActor): { actor_type: string; actor_id: number | null; actor_name: string } {
   switch (actor.kind) {
     case 'system':
       return { actor_type: 'system', actor_id: null, actor_name: actor.work };

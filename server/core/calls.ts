@@ -21,6 +21,10 @@ export type SignedInAuth = Exclude<Auth, 'public'>;
 /** Resolves an area's token (the Authentication header) to an active caller, or throws noSession(). */
 export type Authenticator = (services: Services, token: string) => Promise<Actor>;
 export type Authenticators = Record<SignedInAuth, Authenticator>;
+/** Resolves an API key (Authorization: Bearer) sent from `ip` to its creator as the caller, or throws. */
+export type KeyAuthenticator = (services: Services, key: string, ip: string) => Promise<Actor>;
+/** The areas scripts may call with an API key: customers' and operators'. */
+export type KeyAuthenticators = Partial<Record<SignedInAuth, KeyAuthenticator>>;
 
 type ActorOf<A extends Auth> = A extends 'customer' ? CustomerActor : A extends 'operator' ? OperatorActor : A extends 'mailbox' ? MailboxActor : Actor;
 
@@ -46,6 +50,10 @@ export interface CallSpec<S extends z.ZodType, A extends Auth = Auth> {
   allow?: (actor: ActorOf<A>) => boolean;
   /** Operator roles allowed (superadmin always is); all operators when absent. */
   roles?: readonly OperatorRole[];
+  /** A POST call that changes nothing (a list): a read-only API key may make it, as it may every GET. */
+  reads?: boolean;
+  /** false: a signed-in person only, never an API key (keys, sessions, passwords, second factors). */
+  keys?: false;
   handler: (input: z.output<S>, ctx: CallContext<A>) => Promise<unknown>;
 }
 
@@ -61,14 +69,24 @@ export class FileAnswer {
   ) {}
 }
 
-export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[], authenticators: Authenticators) {
+export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[], authenticators: Authenticators, keyAuthenticators: KeyAuthenticators = {}) {
+  // A session token when one is sent; otherwise an API key of the area, if it takes them.
+  const callerOf = (request: FastifyRequest, auth: SignedInAuth) => {
+    const token = tokenOf(request);
+    const key = token ? '' : apiKeyOf(request);
+    if (!key) return authenticators[auth](services, token);
+    const byKey = keyAuthenticators[auth];
+    if (!byKey) throw noSession();
+    return byKey(services, key, request.ip);
+  };
   for (const spec of specs) {
     app.route({
       method: spec.method,
       url: spec.path,
       handler: async (request, reply) => {
         const auth: Auth = spec.auth;
-        const actor = auth === 'public' ? anonymous : await authenticators[auth](services, tokenOf(request));
+        const actor = auth === 'public' ? anonymous : await callerOf(request, auth);
+        if ('apiKey' in actor && actor.apiKey) keyMayMake(spec, actor.apiKey.access);
         if (actor.kind === 'customer' && spec.needsVerified !== false && !actor.isVerified) {
           throw new AppError('notVerified', 'error.not_verified');
         }
@@ -101,6 +119,19 @@ export function localeOf(request: FastifyRequest): Locale {
   const header = String(request.headers['accept-language'] ?? '');
   return /^\s*en\b/i.test(header) ? 'en' : 'zh';
 }
+
+/** An API key may not manage credentials; a read-only one makes only calls that change nothing. */
+function keyMayMake(spec: CallSpec<any, any>, access: 'read' | 'write') {
+  if (spec.keys === false) throw new AppError('forbidden', 'error.api_key_not_here');
+  if (access === 'read' && spec.method !== 'GET' && !spec.reads) throw new AppError('forbidden', 'error.api_key_read_only');
+}
+
+/** Authorization: Bearer <key>, the way scripts send an API key. */
+const apiKeyOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^\s*Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match ? match[1] : '';
+};
 
 const tokenOf = (request: FastifyRequest) => {
   const header = request.headers.authentication;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.js';
-import type { Authenticators, CallSpec } from './calls.js';
+import type { Authenticators, CallSpec, KeyAuthenticators } from './calls.js';
 import type { HousekeepingStep, JobSpec, ScheduleSpec } from './jobs.js';
 import type { ServerResource } from './resource-calls.js';
 import type { Services } from './services.js';
@@ -18,6 +18,8 @@ export interface Capability {
   calls?: CallSpec<any, any>[];
   /** The areas whose tokens it resolves to a caller. */
   authenticators?: Partial<Authenticators>;
+  /** The areas whose API keys (Authorization: Bearer) it resolves to a caller. */
+  keyAuthenticators?: KeyAuthenticators;
   /** Routes outside the API's envelope (a payment provider's webhooks, mail programs' autoconfiguration). */
   routes?(app: FastifyInstance, services: Services): Promise<void> | void;
   jobs?: JobSpec<any>[];

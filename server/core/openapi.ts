@@ -15,6 +15,15 @@ const envelope = {
   },
 };
 
+/** Whether a script may make the call with an API key, and which key: a read-only one reads, a read-write one also writes. */
+function keyOf(call: CallSpec<any>): 'read' | 'write' | 'never' {
+  if (call.auth !== 'customer' && call.auth !== 'operator') return 'never';
+  if (call.keys === false) return 'never';
+  return call.method === 'GET' || call.reads ? 'read' : 'write';
+}
+
+const securityOf = (call: CallSpec<any>) => (call.auth === 'public' ? [] : keyOf(call) === 'never' ? [{ Authentication: [] }] : [{ Authentication: [] }, { ApiKey: [] }]);
+
 /** Who may make the call, as the description says it. */
 function callerOf(call: CallSpec<any>): string {
   switch (call.auth) {
@@ -39,8 +48,9 @@ export function openApiDocument(calls: CallSpec<any>[], version: string) {
     const operation: Record<string, unknown> = {
       tags: [call.tag],
       summary: call.summary,
-      security: call.auth === 'public' ? [] : [{ Authentication: [] }],
+      security: securityOf(call),
       'x-caller': callerOf(call),
+      'x-api-key': keyOf(call),
       responses: { 200: { description: 'Envelope with code 0', content: { 'application/json': { schema: envelope } } }, default: { description: 'Envelope with an error code', content: { 'application/json': { schema: envelope } } } },
     };
     if (call.method === 'GET') {
@@ -64,9 +74,17 @@ export function openApiDocument(calls: CallSpec<any>[], version: string) {
         'Every response is {code, data, message}. code 0 is success; 20000 means no, expired or revoked session. ' +
         'Send the session token in the Authentication header: customer tokens on /api/admin, operator tokens on /api/manage, ' +
         "mailbox owners' tokens (POST /api/mail/login/login) on /api/mail; a token of one area is no session in another. " +
+        'Scripts may instead send an API key as `Authorization: Bearer <key>` (security scheme ApiKey): customers make keys for /api/admin (POST /api/admin/api_key/create), operators for /api/manage; ' +
+        'a key acts with the rights of the login that made it, only in its area; a read-only key makes only the calls marked x-api-key "read", a read-write one also those marked "write", and none marked "never" ' +
+        '(keys, sessions, passwords, second factors). An unknown, revoked or expired key answers 20000 (error.api_key), a key used from an address it does not allow 40300 (error.api_key_source). ' +
         'List calls take page, page_size (≤ 100), sort, order (asc|desc), filter (object, or JSON in a query string) and q, and answer {list, total, page, page_size}.',
     },
-    components: { securitySchemes: { Authentication: { type: 'apiKey', in: 'header', name: 'Authentication' } } },
+    components: {
+      securitySchemes: {
+        Authentication: { type: 'apiKey', in: 'header', name: 'Authentication', description: 'A session token from a sign-in call, of the area called.' },
+        ApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mdk_…', description: 'An API key of the area called (Authorization: Bearer mdk_…): customer keys on /api/admin, operator keys on /api/manage.' },
+      },
+    },
     paths,
   };
 }

@@ -104,6 +104,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
       tag: `${area}/${pathOf(resource, area)}`,
       allow: area === 'admin' ? allowCustomer(access as CustomerAccess) : undefined,
       roles: area === 'manage' ? (access as readonly OperatorRole[]) : undefined,
+      keys: resource.apiKeys,
     });
     // The customer a change concerns: the record's owner, or the customer of the mailbox whose record it is.
     const concerns = (row: Record<string, unknown>, ctx: CallContext) => store.ownerOf(row) ?? (ctx.actor.kind === 'mailbox' ? ctx.actor.customerId : null);
@@ -141,6 +142,7 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
             defineCall({
               ...base,
               method: config.listVia === 'query' ? 'GET' : 'POST',
+              reads: true,
               summary: withNotes(`List ${resource.name} records (page, page_size, sort, order, filter, q)`, config.notes?.list),
               input: listParams,
               handler: (params, ctx) => store.list(ctx.services.database, visible(ctx), params),

@@ -2,7 +2,7 @@
  * The one rule of who sees what of a resource: its own condition (`where`), in the customer
  * area the caller's customer (`owner`), and for a team member only their domains' records
  * (`teamScope`) or the records they made (`authorScope`); in the mailbox owners' area the caller's
- * mailbox's records (`mailboxScope`). Lists, reads, writes and hand-written
+ * mailbox's records (`mailboxScope`); in the operators' area an operator's own (`operatorScope`). Lists, reads, writes and hand-written
  * calls all bound themselves with it.
  */
 import type { Area, ResourceDeclaration } from '../../resources/define.js';
@@ -18,6 +18,7 @@ export function scopeOf(resource: ResourceDeclaration, area: Area, actor: Actor)
   if (area === 'admin' && resource.owner && actor.kind === 'customer') scope[resource.owner] = actor.customerId;
   // A mailbox owner reaches their mailbox's records only; anyone else in that area, none.
   if (area === 'mail' && resource.mailboxScope) scope[resource.mailboxScope] = actor.kind === 'mailbox' ? actor.mailboxId : 0;
+  if (area === 'manage' && resource.operatorScope) scope[resource.operatorScope] = actor.kind === 'operator' ? actor.id : 0;
   return scope;
 }
 

@@ -13,6 +13,7 @@ import type { JobsTables } from './tables/jobs.js';
 import type { StatsTables } from './tables/stats.js';
 import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
 import type { SecurityTables } from './tables/security.js';
+import type { ApiKeyTables } from './tables/api-keys.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -25,6 +26,7 @@ export type * from './tables/jobs.js';
 export type * from './tables/stats.js';
 export type * from './tables/mailbox-owners.js';
 export type * from './tables/security.js';
+export type * from './tables/api-keys.js';
 
 export interface Database
   extends AccountsTables,
@@ -37,4 +39,5 @@ export interface Database
     JobsTables,
     StatsTables,
     MailboxOwnersTables,
-    SecurityTables {}
+    SecurityTables,
+    ApiKeyTables {}

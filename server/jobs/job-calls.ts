@@ -16,6 +16,7 @@ export const jobCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/job/summary',
+    reads: true,
     auth: 'operator',
     tag: 'manage/job',
     roles: staff,
@@ -26,6 +27,7 @@ export const jobCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/job/list',
+    reads: true,
     auth: 'operator',
     tag: 'manage/job',
     roles: staff,

@@ -22,6 +22,7 @@ export const mailServerCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/mail_server/settings',
+    reads: true,
     auth: 'operator',
     tag: 'manage/mail_server',
     roles: staff,

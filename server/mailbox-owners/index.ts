@@ -10,10 +10,11 @@ import { appPasswordBehaviour } from './app-password.js';
 import { authenticators } from './authenticate.js';
 import { mailLoginCalls } from './login-calls.js';
 import { mailMeCalls } from './me-calls.js';
+import { signedInCalls } from '../accounts/signed-in-calls.js';
 
 export const mailboxOwners = defineCapability({
   name: 'mailbox-owners',
   resources: [{ declaration: appPassword, behaviour: appPasswordBehaviour }],
-  calls: [...mailLoginCalls, ...mailMeCalls],
+  calls: [...mailLoginCalls, ...mailMeCalls, ...signedInCalls('mail')],
   authenticators,
 });

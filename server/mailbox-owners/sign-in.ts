@@ -70,9 +70,9 @@ export async function upgradeHash(db: Db, box: Pick<MailboxLogin, 'id' | 'passwo
  * second step gives `secondFactor`. `how` goes into the log entry.
  */
 export async function signInMailbox(ctx: CallContext, box: MailboxLogin, how: { method: 'password' | 'passkey'; upgraded_from?: string }, secondFactor?: SecondFactorMethod) {
-  const { db, config } = ctx.services;
+  const { db } = ctx.services;
   if (!secondFactor) await requireSecondStep(ctx, { kind: 'mailbox', id: box.id }, how.method);
-  const token = await createSession(db, config, 'mailbox', box.id, ctx);
+  const token = await createSession(ctx, 'mailbox', { id: box.id, email: box.address, locale: ctx.locale, customerId: box.owner_id });
   await audit(db, { ...ctx, actor: mailboxActor(box) }, { action: 'login', targetType: 'email', targetId: box.id, userId: box.owner_id, after: { ...how, area: 'mail', ...(secondFactor ? { second_factor: secondFactor } : {}) } });
   return { id: box.id, email: box.address, address_unicode: box.address_unicode, name: box.name, token };
 }

@@ -79,6 +79,16 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n最近 {{minutes}} 分钟内，{{email}} 出现了多次错误的密码。您的账户没有被锁定：您仍可以在 {{url}}/login 登录，反复失败的来源会被减速。\n\n如果不是您本人，请设置一个在别处没有用过的强密码（{{url}}/forgot_password）。\n\nMaildesk',
     },
   },
+  new_device_sign_in: {
+    en: {
+      subject: 'New sign-in to your Maildesk account from {{device}}',
+      body: 'Hello,\n\n{{email}} was signed in to from a device not used before: {{device}}, from {{ip}}, at {{time}}.\n\nIf it was you, nothing needs to be done. If it was not, end that session at {{url}}{{page}} and change your password.\n\nMaildesk',
+    },
+    zh: {
+      subject: '您的 Maildesk 账户在新设备上登录：{{device}}',
+      body: '您好：\n\n{{email}} 刚刚在一台此前未使用过的设备上登录：{{device}}，来自 {{ip}}，时间 {{time}}。\n\n如果是您本人，无需任何操作。如果不是，请在 {{url}}{{page}} 结束该会话，并修改密码。\n\nMaildesk',
+    },
+  },
   // Shop: people read the order's number; the id only makes the link.
   order_paid: {
     en: {

@@ -32,6 +32,7 @@ export const outboxCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/outbox/settings',
+    reads: true,
     auth: 'operator',
     tag: 'manage/outbox',
     roles: staff,

@@ -101,6 +101,7 @@ export const shopCalls = [
   defineCall({
     method: 'POST',
     path: '/api/product/list',
+    reads: true,
     auth: 'public',
     tag: 'product',
     summary: 'Visible products with today\'s promoted price (offer: price, discount, amount, bonus_points), the shop currency and whether card payment is offered.',
@@ -110,6 +111,7 @@ export const shopCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/product/list',
+    reads: true,
     auth: 'customer',
     tag: 'admin/product',
     summary: 'Visible products with the price this customer pays today (promotions they may still use); `code` tries a promotion code; one that gives nothing is refused saying why (shop.unknown_code, code_not_for_product, code_not_started, code_ended, code_used_up, code_used_up_by_you, code_first_order_only).',
@@ -209,6 +211,7 @@ export const shopCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/points/balance',
+    reads: true,
     auth: 'customer',
     allow: (actor) => actor.isOwner,
     tag: 'admin/points',

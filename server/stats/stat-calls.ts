@@ -12,6 +12,7 @@ export const statCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/index/stat',
+    reads: true,
     auth: 'operator',
     tag: 'manage/index',
     roles: staff,

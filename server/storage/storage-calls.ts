@@ -42,6 +42,7 @@ export const storageCalls = [
   defineCall({
     method: 'POST',
     path: '/api/admin/storage/summary',
+    reads: true,
     auth: 'customer',
     allow: (actor) => actor.isOwner,
     tag: 'admin/storage',
@@ -52,6 +53,7 @@ export const storageCalls = [
   defineCall({
     method: 'POST',
     path: '/api/manage/storage/summary',
+    reads: true,
     auth: 'operator',
     tag: 'manage/storage',
     summary: `One customer's mail capacity (user_id). ${summaryText}`,

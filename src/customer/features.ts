@@ -1,11 +1,13 @@
 /** The customer area's features, in menu order. */
 import { activityLog, customers } from '../accounts';
+import { apiKeysPage } from '../apiKeys/ApiKeysPage';
 import type { AreaFeature } from '../area/features';
 import { aliasDomains, aliases, domains, mailboxes } from '../mail';
 import { buyStoragePage, orders, pointsLedger } from '../shop';
 import { customerSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { tickets } from '../support';
+import { signedInPage } from '../signedIn/SignedInPage';
 import { teamInvitations, teamMembers } from '../team';
 
 export const customerFeatures: readonly AreaFeature[] = [
@@ -22,6 +24,8 @@ export const customerFeatures: readonly AreaFeature[] = [
   tickets,
   buyStoragePage,
   customerSecurityPage,
+  signedInPage,
+  apiKeysPage('admin'),
   // No screen here (the profile page is the account's own), but the activity log tells of the account's changes.
   customers,
 ];

@@ -10,6 +10,7 @@ import type { AreaPage } from '../area/features';
 import { ForwardingPage, OutOfOfficePage, PasswordPage } from './pages';
 import { MailboxSettingsPage } from './SettingsPage';
 import { mailboxSecurityPage } from '../security';
+import { signedInPage } from '../signedIn/SignedInPage';
 
 export const mailboxOwnerFeatures: readonly AreaPage[] = [
   { path: 'out-of-office', label: 'app.mail_area.menu.out_of_office', icon: EventBusyIcon, element: createElement(OutOfOfficePage) },
@@ -17,5 +18,6 @@ export const mailboxOwnerFeatures: readonly AreaPage[] = [
   { path: 'app-passwords', label: 'app.mail_area.menu.app_passwords', icon: KeyIcon, element: createElement(AppPasswordsPage) },
   { path: 'password', label: 'app.mail_area.menu.password', icon: PasswordIcon, element: createElement(PasswordPage) },
   mailboxSecurityPage,
+  signedInPage,
   { path: 'settings', label: 'app.mail_area.menu.settings', icon: SettingsIcon, element: createElement(MailboxSettingsPage) },
 ];

@@ -5,6 +5,8 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { activityLog, customers, operators } from '../accounts';
+import { apiKeysPage } from '../apiKeys/ApiKeysPage';
+import { signedInPage } from '../signedIn/SignedInPage';
 import type { AreaEntry } from '../area/features';
 import { jobsPage } from '../jobs';
 import { aliasDomains, aliases, deletedMailboxes, domains, mailboxes } from '../mail';
@@ -27,5 +29,5 @@ export const operatorFeatures: readonly AreaEntry[] = [
   { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains] },
   { group: 'shop', label: 'app.menu.shop', icon: StorefrontIcon, features: [products, promotions, orders, pointsLedger] },
   { group: 'support', label: 'app.menu.support', icon: SupportAgentIcon, features: [tickets, cannedReplies, guestMessages] },
-  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, emailTemplates, sendLog, jobsPage] },
+  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },
 ];

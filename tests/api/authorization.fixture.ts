@@ -125,6 +125,14 @@ export async function buildFixture(t: TestApp) {
       };
     })(),
     ...mail,
+    /** A second session of the caller's (a fresh sign-in), by id: what session/end tries to end. */
+    async sessionOf(caller: Caller): Promise<number> {
+      await this.freshToken(caller);
+      return Number((await t.services.db.selectFrom('session').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id);
+    },
+    /** An API key made by member A (which customer A sees too), or by an operator. */
+    apiKeyOf: (caller: 'memberA' | 'superadmin') =>
+      created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read' }, { token: accounts[caller].token }), 'API key'),
     /** An app password of mailbox A's. */
     appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),

@@ -121,6 +121,23 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/mail/app_password/list', input: () => ({}), expect: ownMailbox, listed: (fx) => fx.appPasswordOfMailboxA() },
   { call: 'POST /api/mail/app_password/create', input: () => ({ name: 'Phone' }), expect: ownMailbox },
   { call: 'POST /api/mail/app_password/delete', input: async (fx) => ({ id: await fx.appPasswordOfMailboxA() }), expect: mailboxArea('not_found') },
+  // Where you are signed in (issue 22): each person their own sessions, never with an API key.
+  { call: 'GET /api/mail/session/list', input: () => ({}), expect: ownMailbox },
+  { call: 'POST /api/mail/session/end', input: async (fx) => ({ id: await fx.sessionOf('mailboxA') }), expect: mailboxArea('not_found') },
+  { call: 'POST /api/mail/session/end_others', input: () => ({}), expect: ownMailbox },
+  { call: 'GET /api/admin/session/list', input: () => ({}), expect: ownAccount },
+  { call: 'POST /api/admin/session/end', input: async (fx) => ({ id: await fx.sessionOf('customerA') }), expect: customerArea({ member: 'not_found', otherCustomer: 'not_found' }) },
+  { call: 'POST /api/admin/session/end_others', input: () => ({}), expect: ownAccount },
+  { call: 'GET /api/manage/session/list', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/session/end', input: async (fx) => ({ id: await fx.sessionOf('superadmin') }), expect: { ...operatorArea('support', 'billing'), support: 'not_found', billing: 'not_found' } },
+  { call: 'POST /api/manage/session/end_others', input: () => ({}), expect: allStaff },
+  // API keys (issue 22): a team member's keys are theirs and their customer's; operators' each their own.
+  { call: 'GET /api/admin/api_key/list', input: () => ({}), expect: teamList, listed: (fx) => fx.apiKeyOf('memberA') },
+  { call: 'POST /api/admin/api_key/create', input: () => ({ name: 'Script', access: 'write' }), expect: teamList },
+  { call: 'POST /api/admin/api_key/delete', input: async (fx) => ({ id: await fx.apiKeyOf('memberA') }), expect: teamRecord },
+  { call: 'GET /api/manage/api_key/list', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/api_key/create', input: () => ({ name: 'Script', access: 'read' }), expect: allStaff },
+  { call: 'POST /api/manage/api_key/delete', input: async (fx) => ({ id: await fx.apiKeyOf('superadmin') }), expect: { ...operatorArea('support', 'billing'), support: 'not_found', billing: 'not_found' } },
   // A mailbox's rules on its record, for the customer's team and operators.
   { call: 'GET /api/admin/email/rules', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/email/update_out_of_office', input: async (fx) => ({ id: await fx.mailboxOfA(), enabled: true, subject: 'Away', body: 'Back on Monday.' }), expect: teamRecord },

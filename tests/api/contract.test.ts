@@ -218,12 +218,12 @@ describe('the OpenAPI description', () => {
   it('When a call needs a session, then the description says so; public calls need none', () => {
     expect(document.paths['/api/admin/login/login'].post.security).toEqual([]);
     expect(document.paths['/api/message/send'].post.security).toEqual([]);
-    expect(document.paths['/api/admin/me/info'].post.security).toEqual([{ Authentication: [] }]);
-    expect(document.paths['/api/manage/user/list'].post.security).toEqual([{ Authentication: [] }]);
+    expect(document.paths['/api/admin/me/info'].post.security).toEqual([{ Authentication: [] }, { ApiKey: [] }]);
+    expect(document.paths['/api/manage/user/list'].post.security).toEqual([{ Authentication: [] }, { ApiKey: [] }]);
     // Team-member invitations (issue 8): the invitee has no session yet; the customer's calls need one.
     expect(document.paths['/api/admin/login/accept_invitation'].post.security).toEqual([]);
-    expect(document.paths['/api/admin/team_invitation/resend'].post.security).toEqual([{ Authentication: [] }]);
-    expect(document.paths['/api/admin/team_invitation/list'].post.security).toEqual([{ Authentication: [] }]);
+    expect(document.paths['/api/admin/team_invitation/resend'].post.security).toEqual([{ Authentication: [] }, { ApiKey: [] }]);
+    expect(document.paths['/api/admin/team_invitation/list'].post.security).toEqual([{ Authentication: [] }, { ApiKey: [] }]);
     const listViaQuery = document.paths['/api/manage/email_template/list'].get.parameters!.map((param) => param.name);
     expect(listViaQuery).toEqual(expect.arrayContaining(['page', 'page_size', 'sort', 'order', 'filter', 'q']));
   });

@@ -82,6 +82,9 @@ describe('the bar', () => {
           '/api/mail/rules/info',
           '/api/mail/rules/update_forwarding',
           '/api/mail/rules/update_out_of_office',
+          '/api/mail/session/end',
+          '/api/mail/session/end_others',
+          '/api/mail/session/list',
         ].sort(),
       );
       expect(document.paths['/api/mail/me/info'].get['x-caller']).toMatch(/mailbox owner/);

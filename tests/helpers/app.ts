@@ -18,6 +18,8 @@ export interface CallOptions {
   token?: string;
   ip?: string;
   locale?: 'en' | 'zh';
+  /** More request headers (a script's Authorization: Bearer key, a browser's user agent). */
+  headers?: Record<string, string>;
 }
 
 export interface Reply<T = any> {
@@ -59,6 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
         authentication: options.token ?? '',
         'accept-language': options.locale ?? 'en',
         ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
       },
       ...(method === 'GET' ? { query: payload as Record<string, string> } : { payload: JSON.stringify(payload ?? {}) }),
     });

@@ -32,6 +32,19 @@ describe('the activity log as sentences', () => {
     expect(logSentence(login, 'admin', 'en', translator('en'))).toBe('Team member tm@example.com signed in to the account “tm@example.com”');
   });
 
+  it('When a change was made with an API key, or sessions were ended, then the sentence says so, in zh and en', () => {
+    const byKey = { ...noteChanged, action: 'create', api_key_name: 'Provisioning' };
+    expect(logSentence(byKey, 'admin', 'en', translator('en'))).toBe('You (with the API key “Provisioning”) added the domain “bücher.example”');
+    expect(logSentence(byKey, 'admin', 'zh', translator('zh'))).toBe('您（使用 API 密钥“Provisioning”）添加了域名「bücher.example」');
+    const keyMade = { actor_type: 'customer', action: 'create', target_type: 'api_key', target_id: 2, after: { name: 'Backup' } };
+    expect(logSentence(keyMade, 'admin', 'en', translator('en'))).toBe('You added the API key “Backup”');
+    const ended = { actor_type: 'operator', actor_name: 'root', action: 'end_session', target_type: 'session', target_id: 4, before: { name: 'Firefox (Windows)', ip: '192.0.2.1' } };
+    expect(logSentence(ended, 'manage', 'en', translator('en'))).toBe('Operator root ended the session “Firefox (Windows)”');
+    expect(logSentence(ended, 'manage', 'zh', translator('zh'))).toBe('管理员 root结束了会话「Firefox (Windows)」');
+    const others = { actor_type: 'mailbox', actor_name: 'anna@example.org', action: 'end_other_sessions', target_type: 'email', target_id: 5, after: { name: 'anna@example.org', count: 2 } };
+    expect(logSentence(others, 'admin', 'en', translator('en'))).toBe('Mailbox owner anna@example.org ended every other session of the mailbox “anna@example.org”');
+  });
+
   it('When fields changed, then each reads with its label and formatted values', () => {
     const quota = { actor_type: 'customer', action: 'update', target_type: 'email', target_id: 5, before: { quota: 1024 ** 3, active: 1, name: 'Ann' }, after: { quota: 2 * 1024 ** 3, active: 0, name: 'Ann' } };
     expect(logChanges(quota, declarationsOf('admin'), 'en', translator('en'))).toEqual([

@@ -72,6 +72,18 @@ export interface LogRow {
   ip: string;
   user_agent: string;
   created_at: Timestamp;
+  /** The API key the change was made with, if any. */
+  api_key_id: Generated<number | null>;
+  api_key_name: Generated<string | null>;
+}
+
+/** A device a person has signed in from (a hash of its user agent without version numbers). */
+export interface KnownDeviceRow {
+  id: Id;
+  actor: SessionRow['actor'];
+  account_id: number;
+  device_hash: string;
+  first_seen_at: Timestamp;
 }
 
 export interface AccountsTables {
@@ -80,4 +92,5 @@ export interface AccountsTables {
   session: SessionRow;
   verify_code: VerifyCodeRow;
   log: LogRow;
+  known_device: KnownDeviceRow;
 }

@@ -20,6 +20,8 @@ export interface LogEntry {
   target_id?: number | null;
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
+  /** The API key a script made the change with. */
+  api_key_name?: string | null;
 }
 
 /** The API's record types that are not declaration names. */
@@ -42,6 +44,8 @@ function who(entry: LogEntry, area: Area, t: Translate): string {
       return area === 'admin' ? t('app.log.an_operator') : t('app.log.operator', { name });
     case 'system':
       return t('app.log.system');
+    case 'mailbox':
+      return t('app.log.mailbox', { name });
     default:
       return t('app.log.visitor');
   }
@@ -66,7 +70,9 @@ export function logSentence(entry: LogEntry, area: Area, locale: 'zh' | 'en', t:
   // A record without a name (a rule that applies to a whole group) reads as its type alone.
   const target = name ? t('app.log.record', { type: typeName(entry.target_type, locale, t), name }) : typeName(entry.target_type, locale, t);
   const action = t(`app.log.action.${entry.action}`, { _: entry.action });
-  return t('app.log.sentence', { who: who(entry, area, t), action, target }).replace(/\s+/g, ' ').trim();
+  const person = who(entry, area, t);
+  const by = entry.api_key_name ? t('app.log.with_key', { who: person, name: entry.api_key_name }) : person;
+  return t('app.log.sentence', { who: by, action, target }).replace(/\s+/g, ' ').trim();
 }
 
 export function formatValue(value: unknown, field: Field | undefined, name: string, locale: 'zh' | 'en', t: Translate): string {
