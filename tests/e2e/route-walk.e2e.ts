@@ -151,12 +151,13 @@ async function readPage(page: Page) {
     }
     const visible = (e: Element) => e.getClientRects().length > 0;
     // A heading or a list; a form or a record's fields where the page's heading is its title in the app bar (react-admin's).
-    const structure = Array.from(main.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],table,ul,ol,[role=list],[role=grid],[role=table],form,dl,.RaSimpleShowLayout-root')).some(visible);
+    const structure = Array.from(main.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],table,ul,ol,[role=list],[role=grid],[role=table],form,dl,.RaSimpleShowLayout-stack')).some(visible);
     const title = document.querySelector<HTMLElement>('#react-admin-title');
     return {
       path: location.pathname + location.search,
       texts,
       mainText: (main as HTMLElement).innerText.trim(),
+      rows: Array.from(main.querySelectorAll('tbody tr')).filter(visible).length,
       structure,
       /** The area page's title (its heading, in the app bar); null on the public pages, which have none. */
       title: title ? title.innerText.trim() : null,
@@ -199,7 +200,7 @@ async function go(page: Page, url: string) {
 }
 
 /** Walks the URLs in one page (one session per area), each checked as the file's comment says. */
-async function walk(page: Page, urls: string[], label: string, lang: Lang): Promise<Verdict[]> {
+async function walk(page: Page, urls: string[], label: string, lang: Lang, lists: ReadonlySet<string> = new Set()): Promise<Verdict[]> {
   const verdicts: Verdict[] = [];
   const keys = keyPattern();
   let current: Verdict | undefined;
@@ -222,7 +223,8 @@ async function walk(page: Page, urls: string[], label: string, lang: Lang): Prom
     await settled();
     // Once loaded, a page has a few seconds to show its content (a heading or a list) before it is judged.
     let seen = await readPage(page);
-    for (const until = Date.now() + 5_000; !(seen.structure && seen.mainText.length >= 2 && seen.title !== '') && Date.now() < until; seen = await readPage(page)) {
+    const ready = () => seen.structure && seen.mainText.length >= 2 && seen.title !== '' && (!lists.has(url) || seen.rows > 0);
+    for (const until = Date.now() + 5_000; !ready() && Date.now() < until; seen = await readPage(page)) {
       await page.waitForTimeout(100);
     }
     await settled();
@@ -236,6 +238,8 @@ async function walk(page: Page, urls: string[], label: string, lang: Lang): Prom
     if (seen.mainText.length < 2) problem('empty main area');
     if (!seen.structure) problem('no heading, list, form or record in the main area');
     if (url.startsWith(`/${label}`) && !seen.title) problem('no page title');
+    // Every list has records in the walk's data (its update or view page opens the first): it shows them.
+    if (lists.has(url) && seen.rows === 0) problem('list shows no records');
     await page.screenshot({ path: path.join(dir, `${label}-${String(index).padStart(2, '0')}.jpg`), type: 'jpeg', quality: 60 });
   }
   return verdicts;
@@ -316,7 +320,8 @@ describe.each(['en', 'zh'] as const)('every route in %s', (lang) => {
         await page.waitForURL(/\/mail$/);
       }
       const urls = await urlsOf(area);
-      report(area, urls, await walk(page, urls, area, lang));
+      const lists = new Set(areas[area].filter((route) => route.kind === 'list').map((route) => route.path));
+      report(area, urls, await walk(page, urls, area, lang, lists));
       await page.context().close();
     });
   }
