@@ -2,6 +2,7 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    spam_sender_listed: '%{sender} is already on this list. Remove it first to change whether it is allowed or blocked.',
     mailbox_sign_in_refused: "This mailbox cannot sign in here: the mailbox, its domain or its account is deactivated, or the mailbox owners' area is off for its domain. Ask whoever runs your mail.",
     app_password_limit: 'A mailbox may have at most %{limit} app passwords. Revoke one you no longer use first.',
     session: 'Your session has ended. Please sign in again.',
@@ -60,6 +61,10 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    spam_score_decimals: 'A score has at most one decimal (for example 6.5).',
+    spam_junk_below_reject: 'The junk score must be below the reject score.',
+    spam_sender: 'Enter a sender address (anna@example.org) or a domain (example.org).',
+    spam_mailbox_of_domain: 'This mailbox is not at the chosen domain.',
     time_zone: 'Not a known time zone (e.g. Asia/Shanghai)',
     ends_before_start: 'The end must come after the start',
     forward_to_own_address: 'Mail to %{address} already comes to this mailbox: forwarding to it would go round in circles',

@@ -4,6 +4,7 @@ import type { ServerMessages } from './messages-en.js';
 export const serverMessagesZh: ServerMessages = {
   ok: '操作成功',
   error: {
+    spam_sender_listed: '%{sender} 已在此名单中。如需改为允许或拦截，请先删除它。',
     mailbox_sign_in_refused: '该邮箱无法在此登录：邮箱、其域名或所属账户已停用，或该域名已关闭邮箱用户专区。请联系您的邮件管理员。',
     app_password_limit: '每个邮箱最多可有 %{limit} 个应用专用密码。请先撤销不再使用的密码。',
     session: '登录已失效，请重新登录。',
@@ -62,6 +63,10 @@ export const serverMessagesZh: ServerMessages = {
     restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
+    spam_score_decimals: '分数最多保留一位小数（例如 6.5）。',
+    spam_junk_below_reject: '垃圾邮件分数必须低于拒收分数。',
+    spam_sender: '请输入发件人地址（anna@example.org）或域名（example.org）。',
+    spam_mailbox_of_domain: '该邮箱不属于所选域名。',
     time_zone: '不是已知的时区（例如 Asia/Shanghai）',
     ends_before_start: '结束时间必须晚于开始时间',
     forward_to_own_address: '发往 %{address} 的邮件本来就会进入此邮箱：转发到该地址会形成循环',

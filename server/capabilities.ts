@@ -6,9 +6,10 @@ import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
 import { outbox } from './outbox/index.js';
 import { shop } from './shop/index.js';
+import { spam } from './spam/index.js';
 import { stats } from './stats/index.js';
 import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, storage, shop, support, outbox, jobs, stats];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, spam, storage, shop, support, outbox, jobs, stats];

@@ -19,6 +19,7 @@ import { plannerStatistics } from './migrations/0016_planner_statistics.js';
 import { mailLookups } from './migrations/0017_mail_lookups.js';
 import { mailboxOwners } from './migrations/0018_mailbox_owners.js';
 import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
+import { spam } from './migrations/0022_spam.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0017_mail_lookups': mailLookups(dialect),
     '0018_mailbox_owners': mailboxOwners(dialect),
     '0019_mail_owners_server': mailOwnersServer(dialect),
+    '0022_spam': spam(dialect),
   };
 }
 

@@ -12,6 +12,7 @@ import type { OutboxTables } from './tables/outbox.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { StatsTables } from './tables/stats.js';
 import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
+import type { SpamTables } from './tables/spam.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -23,6 +24,7 @@ export type * from './tables/outbox.js';
 export type * from './tables/jobs.js';
 export type * from './tables/stats.js';
 export type * from './tables/mailbox-owners.js';
+export type * from './tables/spam.js';
 
 export interface Database
   extends AccountsTables,
@@ -34,4 +36,5 @@ export interface Database
     OutboxTables,
     JobsTables,
     StatsTables,
-    MailboxOwnersTables {}
+    MailboxOwnersTables,
+    SpamTables {}
