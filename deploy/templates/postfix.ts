@@ -155,8 +155,9 @@ export function masterCf(o: InstallOptions): string {
     // Relative to the queue directory: Dovecot's listener, reachable only by postfix.
     '  -o smtpd_sasl_path=private/auth',
     ...(o.tlsCert ? ['  -o smtpd_tls_security_level=encrypt', '  -o smtpd_tls_auth_only=yes'] : []),
-    // A held mailbox is refused first, with the reason (its login, whatever sender it claims).
-    `  -o smtpd_sender_restrictions=check_sasl_access ${mapRef(o, 'heldLogin')},reject_sender_login_mismatch`,
+    // A held mailbox is refused first, with the reason (its login, whatever sender it claims). No
+    // spaces in master.cf's -o values: the list is comma-separated.
+    `  -o smtpd_sender_restrictions=check_sasl_access,${mapRef(o, 'heldLogin')},reject_sender_login_mismatch`,
     '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
     '  -o smtpd_recipient_restrictions=permit_sasl_authenticated,reject',
     // Per client address and minute (anvil); loopback clients are counted too.

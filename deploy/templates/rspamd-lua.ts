@@ -34,6 +34,11 @@ rspamd_config:add_on_load(function(_, ev_base)
   worker_ev_base = ev_base
 end)
 
+local start_report -- defined with the report, below
+-- Each message's verdict and report, by task id: the task's own Lua cache is tied to the parsed
+-- message, so what the connection stage writes there is gone after parsing.
+local states = {}
+
 local function domain_of(address)
   return address:match('@([^@]+)$') or address
 end
@@ -106,9 +111,10 @@ rspamd_config:register_symbol({
   priority = 10,
   flags = 'empty,nostat',
   callback = function(task)
-    if task:get_user() then return end
     local rcpts = recipients(task)
     if #rcpts == 0 then return end
+    local state = start_report(task, rcpts)
+    if task:get_user() then return end
     local from = senders(task)
     local blocked, passed = 0, nil
     for _, rcpt in ipairs(rcpts) do
@@ -122,12 +128,12 @@ rspamd_config:register_symbol({
       end
     end
     if blocked == #rcpts then
-      task:cache_set('maildesk_verdict', 'blocked')
+      state.verdict, state.action = 'blocked', 'reject'
       task:insert_result('MAILDESK_LISTS', 0.0, 'block')
-      task:set_pre_result({ action = 'reject', message = '5.7.1 The recipient does not accept mail from this sender', module = 'maildesk', priority = 10 })
+      task:set_pre_result({ action = 'reject', message = 'The recipient does not accept mail from this sender', module = 'maildesk', priority = 10 })
     elseif passed then
       -- Allowed by a list (or filtering off) for one recipient: delivered to every one, unscored.
-      task:cache_set('maildesk_verdict', passed)
+      state.verdict, state.action = passed, 'no action'
       task:insert_result('MAILDESK_LISTS', 0.0, passed)
       task:set_pre_result({ action = 'no action', message = passed, module = 'maildesk', priority = 10 })
     end
@@ -141,7 +147,8 @@ rspamd_config:register_symbol({
   priority = 10,
   flags = 'empty,ignore_passthrough,nostat',
   callback = function(task)
-    local earlier = task:cache_get('maildesk_verdict')
+    local state = states[task:get_uid()] or {}
+    local earlier = state.verdict
     if earlier == 'allowed' or earlier == 'off' then
       headers(task, earlier, nil)
       return
@@ -149,6 +156,13 @@ rspamd_config:register_symbol({
     if earlier == 'blocked' then return end
     local score = task:get_metric_score()[1] or 0
     local user = task:get_user()
+    -- Another module decided already (the antivirus refusing a virus): that stands.
+    if task:has_pre_result() then
+      local action = task:get_metric_action()
+      state.action, state.score = action, score
+      state.verdict = action == 'reject' and 'reject' or 'inbox'
+      return
+    end
     local reject, junk
     if user then
       reject = setting_for('default').reject or FALLBACK.reject
@@ -167,7 +181,7 @@ rspamd_config:register_symbol({
     local verdict
     if score >= reject then
       verdict = 'reject'
-      local message = user and '5.7.1 Message refused as spam; the mailbox is held until its provider releases it' or '5.7.1 Message refused as spam'
+      local message = user and 'Message refused as spam; the mailbox is held until its provider releases it' or 'Message refused as spam'
       task:set_pre_result({ action = 'reject', message = message, module = 'maildesk', priority = 10 })
     elseif score >= junk then
       verdict = 'junk'
@@ -176,24 +190,20 @@ rspamd_config:register_symbol({
       verdict = 'inbox'
       task:set_pre_result({ action = 'no action', message = 'inbox', module = 'maildesk', priority = 10 })
     end
-    task:cache_set('maildesk_verdict', verdict)
+    state.verdict, state.score = verdict, score
+    state.action = verdict == 'reject' and 'reject' or (verdict == 'junk' and 'add header' or 'no action')
     task:insert_result('MAILDESK_POLICY', 0.0, string.format('%s %.1f/%.1f/%.1f', verdict, score, junk, reject))
     if not user then headers(task, verdict, score) end
   end,
 })
 rspamd_config:set_metric_symbol({ name = 'MAILDESK_POLICY', score = 0.0, description = 'Maildesk verdict from the recipients settings', group = 'maildesk' })
 
--- One report per message, when the task is freed: even GTUBE, which skips every other stage, ends
--- there. Registered in the connection stage, before the message is parsed.
-local function send_report(task, user, rcpts)
-  local body = ucl.to_format({
-    direction = user and 'out' or 'in',
-    user = user,
-    recipients = rcpts,
-    action = task:get_metric_action(),
-    verdict = task:cache_get('maildesk_verdict') or task:get_metric_action(),
-    score = task:get_metric_score()[1] or 0,
-  }, 'json-compact')
+-- One report per message, sent when the task is freed: GTUBE skips every stage after parsing, so
+-- the report is prepared in the connection stage and filled in by the policy when it runs. (The task
+-- itself may not be touched then: its memory is being freed.)
+local GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X'
+
+local function send_report(state)
   rspamd_http.request({
     ev_base = worker_ev_base,
     config = rspamd_config,
@@ -201,7 +211,7 @@ local function send_report(task, user, rcpts)
     method = 'post',
     headers = { Authorization = 'Bearer ' .. opts.token },
     mime_type = 'application/json',
-    body = body,
+    body = ucl.to_format(state, 'json-compact'),
     timeout = 10,
     callback = function(err, code)
       if err or code ~= 200 then rspamd_logger.warnx(rspamd_config, 'maildesk: report not taken by the panel: %s %s', err, code) end
@@ -209,19 +219,23 @@ local function send_report(task, user, rcpts)
   })
 end
 
-rspamd_config:register_symbol({
-  name = 'MAILDESK_REPORT',
-  type = 'connfilter',
-  priority = 9,
-  flags = 'empty,nostat',
-  callback = function(task)
-    local user = task:get_user()
-    local rcpts = recipients(task)
-    if #rcpts == 0 or not worker_ev_base then return end
-    task:get_mempool():add_destructor(function()
-      local ok, err = pcall(send_report, task, user, rcpts)
+start_report = function(task, rcpts)
+  local user = task:get_user()
+  local state = { direction = user and 'out' or 'in', user = user, recipients = rcpts, verdict = 'unscored', action = 'no action', score = 0 }
+  -- GTUBE is refused before the policy runs: said here, or nobody would know it was.
+  local content = task:get_content()
+  if content and tostring(content):find(GTUBE, 1, true) then
+    state.verdict, state.action, state.score = 'reject', 'reject', 15
+  end
+  local uid = task:get_uid()
+  states[uid] = state
+  task:get_mempool():add_destructor(function()
+    states[uid] = nil
+    if worker_ev_base then
+      local ok, err = pcall(send_report, state)
       if not ok then rspamd_logger.errx(rspamd_config, 'maildesk: report failed: %s', err) end
-    end)
-  end,
-})
+    end
+  end)
+  return state
+end
 `;

@@ -81,7 +81,8 @@ max_retries = 5;
 discard_on_reject = false;
 quarantine_on_reject = false;
 spam_header = "X-Spam";
-reject_message = "5.7.1 Message refused as spam";
+# The milter answers 554 5.7.1 and this text.
+reject_message = "Message refused as spam";
 `,
     'override.d/worker-controller.inc': `${head}# Learning (rspamc from Dovecot's IMAPSieve) and statistics, on loopback: privileged commands only from there.
 bind_socket = "${at(r.controller)}";
@@ -99,7 +100,7 @@ clamav {
   type = "clamav";
   servers = "${at(r.clamav)}";
   action = "reject";
-  message = '5.7.1 Virus found: "\${VIRUS}"';
+  message = 'Virus found: "\${VIRUS}"';
   symbol = "CLAM_VIRUS";
   scan_mime_parts = false;
   max_size = 20971520;

@@ -30,6 +30,7 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
     aliasDomainSenderLogins: `${s.mailbox}@${s.aliasDomain}`,
     localSender: `${s.mailbox}@${s.domain}`,
     quotaFull: `whoever@${s.aliasDomain}`,
+    heldLogin: `${s.mailbox}@${s.domain}`,
   };
   const dovecot = dovecotQueries('/var/vmail', kind);
   const user = `${s.mailbox}@${s.domain}`;
@@ -45,6 +46,7 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
     { name: 'dovecot app password', sql: dovecotFill(dovecot.appPassword) },
     { name: 'dovecot app password use', sql: dovecotFill(dovecot.appPasswordUse) },
     { name: 'sieve name', sql: `SELECT ${nameMap.valueField} FROM ${sieveDict.view} WHERE name = '${sieveDict.scriptName}' AND address = '${user}'` },
+    { name: 'sieve spam name', sql: `SELECT ${nameMap.valueField} FROM ${sieveDict.view} WHERE name = '${sieveDict.spamScriptName}' AND address = '${user}'` },
     { name: 'sieve data', sql: `SELECT ${dataMap.valueField} FROM ${sieveDict.view} WHERE script_id = 'seed-${user}' AND address = '${user}'` },
     { name: 'dovecot user', sql: dovecot.user.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
     { name: 'opendkim key', sql: `SELECT ${dkimKeys.data.join(', ')} FROM ${dkimKeys.view} WHERE ${dkimKeys.key} = '${s.domain}'` },

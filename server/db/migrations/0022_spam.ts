@@ -78,7 +78,7 @@ export function spam(dialect: Dialect) {
         .createTable('spam_hold')
         .addColumn('mailbox_id', 'bigint', (c) => c.primaryKey().references('mailbox.id').onDelete('cascade'))
         .addColumn('owner_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
-        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull().unique())
         .addColumn('reason', 'text', (c) => c.notNull())
         .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('held_at', 'text', (c) => c.notNull())
