@@ -4,6 +4,7 @@ import type { AreaFeature } from '../area/features';
 import { aliasDomains, aliases, domains, mailboxes } from '../mail';
 import { buyStoragePage, orders, pointsLedger } from '../shop';
 import { storageBlocks } from '../storage';
+import { heldMailboxesPage, spamLists } from '../spam';
 import { tickets } from '../support';
 import { teamInvitations, teamMembers } from '../team';
 
@@ -15,6 +16,8 @@ export const customerFeatures: readonly AreaFeature[] = [
   mailboxes,
   aliases,
   aliasDomains,
+  spamLists,
+  heldMailboxesPage,
   storageBlocks,
   orders,
   pointsLedger,
