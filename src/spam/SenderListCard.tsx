@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useState } from 'react';
 import { Button, useNotify, useTranslate } from 'react-admin';
-import { ApiError } from '../api/errors';
+import { submitCall } from '../area/formCall';
 import { SectionCard } from '../area/SectionCard';
 import { useSenderList, type SpamOf } from './spamApi';
 
@@ -24,14 +24,11 @@ export function SenderListCard({ whose, domainId }: { whose: SpamOf; domainId?: 
   const [error, setError] = useState<string>();
   const submit = async () => {
     setError(undefined);
-    try {
-      await add(sender, action);
+    const refused = await submitCall(() => add(sender, action), () => {
       setSender('');
       notify('app.spam.sender_added', { type: 'success', messageArgs: { sender } });
-    } catch (e) {
-      const field = e instanceof ApiError ? e.errors?.sender : undefined;
-      if (field) setError(translate(field.message, { ...field.params, _: field.message }));
-    }
+    });
+    setError(refused?.sender);
   };
   return (
     <SectionCard title={'domain' in whose ? 'app.spam.domain_list_title' : 'app.spam.list_title'} className="spam-sender-list">

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { Button, useNotify, useTranslate } from 'react-admin';
-import { ApiError } from '../api/errors';
+import { submitCall } from '../area/formCall';
 import { SectionCard } from '../area/SectionCard';
 import type { SpamFilterChoice } from '../../resources/spam';
 import type { SettingsInput, SpamSettings } from './spamApi';
@@ -28,12 +28,8 @@ export function SpamSettingsCard({ settings, save, inheritFrom }: { settings: Sp
   }, [settings]);
   const submit = async () => {
     setErrors({});
-    try {
-      await save(filter === 'on' ? { filter, junk_score: Number(junk), reject_score: Number(reject) } : { filter });
-      notify('app.spam.saved', { type: 'success' });
-    } catch (error) {
-      if (error instanceof ApiError && error.errors) setErrors(Object.fromEntries(Object.entries(error.errors).map(([field, e]) => [field, translate(e.message, { ...e.params, _: e.message })])));
-    }
+    const refused = await submitCall(() => save(filter === 'on' ? { filter, junk_score: Number(junk), reject_score: Number(reject) } : { filter }), () => notify('app.spam.saved', { type: 'success' }));
+    if (refused) setErrors(refused);
   };
   const effective = settings.effective;
   return (
