@@ -4,7 +4,10 @@
  * Sieve, allow and block lists, a setting applying within a minute with no reload, learning from
  * moves into and out of Junk, a mailbox held for sending spam or too much, EICAR refused by ClamAV.
  */
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { imap } from './imap.js';
@@ -27,6 +30,7 @@ function mime(from: string, to: string, subject: string, body: string, options: 
   return `${head.join('\n')}\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="${boundary}"\n\n--${boundary}\nContent-Type: text/plain\n\n${body}\n--${boundary}\nContent-Type: application/octet-stream; name="file.com"\nContent-Disposition: attachment; filename="file.com"\nContent-Transfer-Encoding: base64\n\n${Buffer.from(options.attachment).toString('base64')}\n--${boundary}--\n`;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const run = promisify(execFile);
 
 export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServer }) {
   const tag = crypto.randomBytes(3).toString('hex');
@@ -127,6 +131,15 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     // The owner of inbox@ files into Junk from 3 and refuses from 50 (the default: 6 and 15).
     const own = await ok('/api/mail/spam/update', { filter: 'on', junk_score: 3, reject_score: 50 }, tokens.inbox);
     expect(own.effective).toEqual({ filter: 'on', junk_score: 3, reject_score: 50, from: 'mailbox' });
+  });
+
+  it('Spam: the rspamd configuration deploy:config wrote passes rspamadm configtest, and the generator\'s help names rspamd', async () => {
+    const local = path.join(ctx.stack().paths.conf, 'rspamd');
+    const tested = await run('rspamadm', [`--var=LOCAL_CONFDIR=${local}`, 'configtest', '-c', '/etc/rspamd/rspamd.conf']);
+    expect(tested.stdout).toMatch(/syntax OK/);
+    const help = await run(process.execPath, ['dist/deploy/generate.js', '--help'], { cwd: path.resolve(import.meta.dirname, '../..') });
+    expect(help.stdout).toMatch(/--rspamd-milter/);
+    expect(help.stdout).toMatch(/rspamd/);
   });
 
   it('Spam: when a message from outside carries GTUBE, then it is refused during the SMTP transaction (no bounce later)', async () => {
