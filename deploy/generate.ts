@@ -1,6 +1,6 @@
 /**
  * `npm run deploy:config -- --db … --out DIR (--tls-cert … --tls-key … | --allow-plaintext) [options]`:
- * writes the Postfix, Dovecot, OpenDKIM and postsrsd configuration of one installation (and, for
+ * writes the Postfix, Dovecot, OpenDKIM, rspamd and postsrsd configuration of one installation (and, for
  * PostgreSQL, the roles to create). Compiled with the server (`npm run build`), so it runs on a
  * production install without dev dependencies. See deploy/README.md.
  */
@@ -12,6 +12,7 @@ import { dovecotDir, dovecotFiles } from './templates/dovecot.js';
 import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
 import { mainCf, mapFile, mapNames, masterCf, postfixDir, srsRecipients, srsRecipientsFile, type MapKey } from './templates/postfix.js';
 import { postsrsdFiles } from './templates/postsrsd.js';
+import { rspamdDir, rspamdFiles } from './templates/rspamd.js';
 import { rolesSql } from './templates/postgres.js';
 
 /** File path → content, for every file of the installation. */
@@ -23,6 +24,9 @@ export function installationFiles(o: InstallOptions): Record<string, string> {
     [srsRecipientsFile(o)]: srsRecipients(),
     ...opendkimFiles(o),
     ...postsrsdFiles(o),
+    ...rspamdFiles(o),
+    // The panel's MAIL_SERVER_TOKEN, which rspamd presents when it reads the maps and reports.
+    [path.join(rspamdDir(o), 'panel-token')]: `${o.rspamd.panelToken}\n`,
   };
   for (const key of Object.keys(mapNames) as MapKey[]) files[path.join(postfixDir(o), `maildesk-${mapNames[key]}.cf`)] = mapFile(o, key);
   if (o.db.kind === 'postgres') files[path.join(o.out, 'postgres-roles.sql')] = rolesSql(o.db);
@@ -40,6 +44,11 @@ export function fileMode(o: InstallOptions, file: string): { mode: number; group
   if (name === 'postgres-roles.sql') return { mode: 0o600 };
   if (path.basename(path.dirname(file)) === 'postsrsd') return { mode: 0o644 };
   const dir = path.dirname(file);
+  // Run and read by the mail user's IMAP processes (learning from Junk); no secrets in them.
+  if (dir === path.join(dovecotDir(o), 'sieve-pipe')) return { mode: 0o755 };
+  if (name.endsWith('.sieve')) return { mode: 0o644 };
+  if (name === 'panel-token') return { mode: 0o600 };
+  if (dir === rspamdDir(o) || path.dirname(dir) === rspamdDir(o)) return { mode: 0o640, group: '_rspamd' };
   if (dir === postfixDir(o)) return { mode: 0o640, group: 'postfix' };
   if (dir === dovecotDir(o)) return { mode: 0o640, group: 'dovecot' };
   if (dir === opendkimDir(o)) return { mode: 0o640, group: 'opendkim' };
@@ -69,7 +78,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const options = parseOptions(process.argv.slice(2));
     writeInstallation(options);
-    console.log(`Wrote the Postfix, Dovecot, OpenDKIM and postsrsd configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
+    console.log(`Wrote the Postfix, Dovecot, OpenDKIM, rspamd and postsrsd configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
   } catch (error) {
     if (error instanceof HelpRequested) {
       console.log(error.message);

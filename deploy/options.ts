@@ -47,6 +47,23 @@ export interface InstallOptions {
   quotaStatus: Listen;
   /** OpenDKIM, the signing milter of submitted mail. */
   dkimMilter: Listen;
+  /** rspamd: the spam filter, a milter on port 25 and on submission (its proxy worker), and its controller (learning, statistics). */
+  rspamd: {
+    milter: Listen;
+    controller: Listen;
+    /** Redis, where rspamd keeps its Bayes statistics and learn cache ("host:port"), and its database number. */
+    redis: string;
+    redisDb: number;
+    /** Where rspamd fetches Maildesk's spam settings and lists (HTTP maps) and reports what it scored: the panel's URL and MAIL_SERVER_TOKEN. */
+    panelUrl: string;
+    panelToken: string;
+    /** Seconds between rspamd's checks of the maps (a change in the panel applies within about twice this). */
+    mapSeconds: number;
+    /** clamd's TCP address: viruses are refused at SMTP (antivirus module); none: no virus scanning. */
+    clamav?: Listen;
+    /** Tests only: rspamd's state (hyperscan cache) here instead of /var/lib/rspamd. */
+    dbDir?: string;
+  };
   /** Clients trusted to send with local senders without logging in (the panel's own mail). */
   mynetworks: string;
   postfixQueueDir: string;
@@ -94,6 +111,14 @@ export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk
   --relayhost [HOST]:PORT send mail for other domains through this host instead of their MX (default: none)
   --quota-status [HOST:]PORT  Dovecot's quota policy for Postfix (default 127.0.0.1:10993)
   --dkim-milter [HOST:]PORT   OpenDKIM, signing submitted mail (default 127.0.0.1:8891)
+  --rspamd-milter [HOST:]PORT      rspamd's milter (proxy worker) for port 25 and submission (default 127.0.0.1:11332)
+  --rspamd-controller [HOST:]PORT  rspamd's controller: learning from Junk, statistics (default 127.0.0.1:11334)
+  --redis HOST:PORT       Redis for rspamd's Bayes statistics (default 127.0.0.1:6379)   --redis-db N (default 0)
+  --panel-url URL         where rspamd reads spam settings and lists and reports results (default http://127.0.0.1:8080)
+  --panel-token TOKEN     the panel's MAIL_SERVER_TOKEN (default: $MAIL_SERVER_TOKEN, else generated and written to rspamd/panel-token)
+  --rspamd-map-seconds N  how often rspamd checks the settings and lists (default 20; a change applies within a minute)
+  --clamav [HOST:]PORT    clamd: rspamd refuses infected mail at SMTP (default: no virus scanning)
+  --rspamd-db-dir DIR     rspamd's state directory (default /var/lib/rspamd)
   --mynetworks CIDRS      clients that may use local senders without logging in (default 127.0.0.0/8)
   --postfix-queue DIR     (default /var/spool/postfix)   --postfix-data DIR (default /var/lib/postfix)
   --dovecot-run DIR       (default /run/dovecot)         --dovecot-state DIR (default /var/lib/dovecot)
@@ -160,6 +185,14 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw new Error('Refusing to write a configuration that accepts passwords without TLS: give --tls-cert and --tls-key (or, knowingly, --allow-plaintext).');
   }
   const hostname = args.get('hostname') ?? env.MAIL_HOSTNAME ?? 'mail.localhost';
+  const mapSeconds = Number(args.get('rspamd-map-seconds') ?? 20);
+  if (!Number.isInteger(mapSeconds) || mapSeconds < 5 || mapSeconds > 3600) throw new Error('--rspamd-map-seconds: a whole number of seconds, 5 to 3600');
+  const redisDb = Number(args.get('redis-db') ?? 0);
+  if (!Number.isInteger(redisDb) || redisDb < 0 || redisDb > 255) throw new Error('--redis-db: a database number, 0 to 255');
+  const panelUrl = (args.get('panel-url') ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  if (!/^https?:\/\/[^/@\s]+$/.test(panelUrl)) throw new Error(`--panel-url: expected http(s)://host[:port], got "${panelUrl}"`);
+  const panelToken = args.get('panel-token') ?? env.MAIL_SERVER_TOKEN ?? crypto.randomBytes(24).toString('base64url');
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(panelToken)) throw new Error('--panel-token: 16 to 128 letters, digits, - or _');
   const submissionRate = Number(args.get('submission-rate') ?? 60);
   if (!Number.isInteger(submissionRate) || submissionRate < 1) throw new Error('--submission-rate: a whole number of messages per minute, at least 1');
   return {
@@ -184,6 +217,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     lmtp: listen(args.get('lmtp') ?? '127.0.0.1:24', 'lmtp'),
     quotaStatus: listen(args.get('quota-status') ?? '127.0.0.1:10993', 'quota-status'),
     dkimMilter: listen(args.get('dkim-milter') ?? '127.0.0.1:8891', 'dkim-milter', '127.0.0.1'),
+    rspamd: {
+      milter: listen(args.get('rspamd-milter') ?? '127.0.0.1:11332', 'rspamd-milter', '127.0.0.1'),
+      controller: listen(args.get('rspamd-controller') ?? '127.0.0.1:11334', 'rspamd-controller', '127.0.0.1'),
+      redis: args.get('redis') ?? '127.0.0.1:6379',
+      redisDb,
+      panelUrl,
+      panelToken,
+      mapSeconds,
+      clamav: args.get('clamav') ? listen(args.get('clamav')!, 'clamav', '127.0.0.1') : undefined,
+      dbDir: args.get('rspamd-db-dir') ? path.resolve(args.get('rspamd-db-dir')!) : undefined,
+    },
     mynetworks: args.get('mynetworks') ?? '127.0.0.0/8',
     postfixQueueDir: path.resolve(args.get('postfix-queue') ?? '/var/spool/postfix'),
     postfixDataDir: path.resolve(args.get('postfix-data') ?? '/var/lib/postfix'),

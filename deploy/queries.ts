@@ -30,6 +30,9 @@ export const postfixMaps = {
   aliasDomainSenderLogins: `SELECT goto FROM mail_alias WHERE address = '%u@' || ${targetOf}`,
   // Port 25: mail claiming a sender of a domain hosted here comes through submission, not from outside.
   localSender: `SELECT 'REJECT 5.7.1 Sender address of a domain hosted here: send through the submission port' FROM mail_domain WHERE name = '%d'`,
+  // Submission: a mailbox held for sending spam (or far above its usual rate) may not send until
+  // the customer or an operator releases it (server/spam/holds.ts); the key is the SASL login.
+  heldLogin: `SELECT 'REJECT 5.7.1 This mailbox is held: it sent spam or far more mail than usual. Its provider has been told and can release it.' FROM mail_held_mailbox WHERE address = '%s'`,
   // RCPT: the mailbox an address resolves to (exactly as virtual_alias_maps orders it) is full.
   // Dovecot's quota-status only knows mailboxes, not aliases, alias domains or catch-alls.
   // One read of the aliases for the four keys, the first in that order winning (the alias
@@ -78,6 +81,8 @@ export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 's
 export const sieveDict = {
   view: 'mail_sieve',
   scriptName: 'active',
+  /** Run before the owner's own script (sieve_before): files mail scored over the mailbox's junk score into Junk. */
+  spamScriptName: 'spam',
   maps: [
     { pattern: 'priv/sieve/name/$name', valueField: 'script_id', fields: { name: '$name' } },
     { pattern: 'priv/sieve/data/$id', valueField: 'script', fields: { script_id: '$id' } },
@@ -88,7 +93,7 @@ export const sieveDict = {
 export const dkimKeys = { view: 'mail_dkim_key', key: 'domain', data: ['domain', 'selector', 'private_key'] } as const;
 
 /** Views and table each daemon may touch (PostgreSQL grants). */
-export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full'];
+export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full', 'mail_held_mailbox'];
 export const dovecotReads = ['mail_mailbox', 'mail_mailbox_login', 'mail_app_password', sieveDict.view];
 export const dovecotWrites = 'mailbox_usage';
 /** PostgreSQL: the view through which Dovecot records an app password's last use (id, last_used_at, last_used_ip). */

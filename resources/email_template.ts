@@ -27,6 +27,8 @@ export const templateKeys = [
   'team_invitation', 'team_invitation_exists',
   // Operators checking the outgoing-mail settings
   'test_message',
+  // Spam: a mailbox held for sending spam or far more than usual (to the customer and operators)
+  'mailbox_held',
 ] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 

@@ -8,9 +8,10 @@ import { mailboxOwners } from './mailbox-owners/index.js';
 import { outbox } from './outbox/index.js';
 import { security } from './security/index.js';
 import { shop } from './shop/index.js';
+import { spam } from './spam/index.js';
 import { stats } from './stats/index.js';
 import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, storage, shop, support, outbox, jobs, stats, apiKeys];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys];

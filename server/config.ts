@@ -12,6 +12,8 @@ export interface Config {
   adminUsername: string;
   adminPassword?: string;
   redisUrl?: string;
+  /** MAIL_SERVER_TOKEN: what the mail server's rspamd presents to read spam settings and lists and to report (deploy:config --panel-token); none: those routes answer 404. */
+  mailServerToken?: string;
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: env.ADMIN_USERNAME || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    mailServerToken: env.MAIL_SERVER_TOKEN || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
     mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),

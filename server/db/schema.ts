@@ -14,6 +14,7 @@ import type { StatsTables } from './tables/stats.js';
 import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
 import type { SecurityTables } from './tables/security.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
+import type { SpamTables } from './tables/spam.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -27,6 +28,7 @@ export type * from './tables/stats.js';
 export type * from './tables/mailbox-owners.js';
 export type * from './tables/security.js';
 export type * from './tables/api-keys.js';
+export type * from './tables/spam.js';
 
 export interface Database
   extends AccountsTables,
@@ -40,4 +42,5 @@ export interface Database
     StatsTables,
     MailboxOwnersTables,
     SecurityTables,
-    ApiKeyTables {}
+    ApiKeyTables,
+    SpamTables {}

@@ -215,4 +215,14 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n这是 Maildesk 面板（{{url}}）的测试邮件，由管理员 {{operator}} 发送，用于检查发信设置。\n\n发件人：{{from}}\n发送方式：{{server}}\n\n如果您收到了这封邮件，客户的验证码和通知也会这样送达。\n\nMaildesk',
     },
   },
+  mailbox_held: {
+    en: {
+      subject: 'Mailbox {{address}} is held: it may not send until released',
+      body: 'Hello,\n\nThe mailbox {{address}} was held ({{reason}}: {{detail}}). Its password may have leaked: its submissions are refused until it is released, so that it cannot send spam under your addresses.\n\nChange its password, then release it at {{link}}.\n\nMaildesk',
+    },
+    zh: {
+      subject: '邮箱 {{address}} 已被暂停发信，释放前无法发送邮件',
+      body: '您好：\n\n邮箱 {{address}} 已被暂停发信（{{reason}}：{{detail}}）。其密码可能已经泄露：在释放之前，该邮箱的发信会被拒绝，以免以您的地址发送垃圾邮件。\n\n请先修改该邮箱的密码，然后在 {{link}} 释放它。\n\nMaildesk',
+    },
+  },
 };

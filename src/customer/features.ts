@@ -6,6 +6,7 @@ import { aliasDomains, aliases, domains, mailboxes } from '../mail';
 import { buyStoragePage, orders, pointsLedger } from '../shop';
 import { customerSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
+import { heldMailboxesPage, spamLists } from '../spam';
 import { tickets } from '../support';
 import { signedInPage } from '../signedIn/SignedInPage';
 import { teamInvitations, teamMembers } from '../team';
@@ -18,6 +19,8 @@ export const customerFeatures: readonly AreaFeature[] = [
   mailboxes,
   aliases,
   aliasDomains,
+  spamLists,
+  heldMailboxesPage,
   storageBlocks,
   orders,
   pointsLedger,

@@ -519,6 +519,7 @@ export const appAreaEn = {
       open_only: 'Open only',
     },
     enum: {
+      action: { allow: 'Allow', block: 'Block' },
       status: { active: 'Active', disabled: 'Disabled', sent: 'Sent', failed: 'Failed', pending: 'Pending', suspended: 'Suspended', pending_payment: 'Awaiting payment', paid: 'Paid', fulfilled: 'Completed', cancelled: 'Cancelled', expired: 'Expired', refunded: 'Refunded', open: 'Open', answered: 'Answered', waiting_customer: 'Waiting for customer', closed: 'Closed' },
       verified_by: { dns: 'DNS', operator: 'Operator' },
       source: { grant: 'Granted', order: 'Order' },

@@ -521,6 +521,7 @@ export const appAreaZh: AppAreaMessages = {
       open_only: '仅显示未处理',
     },
     enum: {
+      action: { allow: '允许', block: '拦截' },
       status: { active: '启用', disabled: '停用', sent: '已发送', failed: '失败', pending: '待处理', suspended: '已暂停', pending_payment: '待支付', paid: '已支付', fulfilled: '已完成', cancelled: '已取消', expired: '已过期', refunded: '已退款', open: '待回复', answered: '已回复', waiting_customer: '等待客户', closed: '已关闭' },
       verified_by: { dns: 'DNS 记录', operator: '管理员' },
       source: { grant: '赠送', order: '订单' },

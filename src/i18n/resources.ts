@@ -189,6 +189,10 @@ const en: ResourceTexts = {
       updated_at: 'Updated',
     },
   },
+  spam_list: {
+    name: 'Sender list entry |||| Allowed and blocked senders',
+    fields: { id: 'ID', sender: 'Sender', action: 'Allow or block', domain_id: 'Domain', mailbox_id: 'Mailbox (empty: the whole domain)', owner_id: 'Customer', created_at: 'Added' },
+  },
   app_password: {
     name: 'App password |||| App passwords',
     fields: { id: 'ID', name: 'Name', created_at: 'Created', created_ip: 'Created from', last_used_at: 'Last used', last_used_ip: 'Last used from' },
@@ -564,6 +568,10 @@ const zh: ResourceTexts = {
       created_at: '创建时间',
       updated_at: '更新时间',
     },
+  },
+  spam_list: {
+    name: '允许和拦截的发件人',
+    fields: { id: 'ID', sender: '发件人', action: '允许或拦截', domain_id: '域名', mailbox_id: '邮箱（为空表示整个域名）', owner_id: '客户', created_at: '添加时间' },
   },
   app_password: {
     name: '应用专用密码',

@@ -15,6 +15,7 @@ import { formatBytes } from '../screens/bytes';
 import { formatMoney } from '../shop/formatMoney';
 import type { BusinessStat } from '../stats/businessStat';
 import { OperatorFirstSteps } from './FirstSteps';
+import { HeldMailboxes } from '../spam';
 import { OperatorTicketFigures, type TicketFigures } from '../support/tickets/TicketCards';
 
 // The chart library is loaded with the charts, only here.
@@ -40,6 +41,7 @@ export function OperatorDashboard() {
     <Box sx={{ mt: 2 }} className="operator-dashboard">
       <Title title="ra.page.dashboard" />
       <OperatorFirstSteps />
+      <HeldMailboxes hideWhenNone />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
         <Typography variant="h5">{translate('app.stat.title')}</Typography>
         <ToggleButtonGroup size="small" exclusive value={period} onChange={(_e, value) => value && setPeriod(value)} className="period-switch">

@@ -135,6 +135,8 @@ export async function buildFixture(t: TestApp) {
       created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read' }, { token: accounts[caller].token }), 'API key'),
     /** An app password of mailbox A's. */
     appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
+    // Spam (issue 23): an entry on mailbox A's own sender list.
+    spamListOfMailboxA: () => created(t.post('/api/mail/spam_list/create', { sender: `${crypto.randomBytes(4).toString('hex')}.example`, action: 'block' }, { token: accounts.mailboxA.token }), 'spam list entry'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
   };
 }
@@ -213,6 +215,13 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
       return reply.data.id as number;
     },
     storageOfA: async () => (await mail.grant(customerA.id, 10 * MiB)).id as number,
+    // Spam (issue 23): an entry on the sender list of A's domain; a mailbox of A that is held.
+    spamListOfA: async () => (await t.post('/api/admin/spam_list/create', { domain_id: await domainOfA(), sender: `${crypto.randomBytes(4).toString('hex')}.example`, action: 'allow' }, { token: customerA.token })).data.id as number,
+    async heldMailboxOfA() {
+      const box = await mail.mailbox(customerA.token, await domainOfA());
+      await t.services.db.insertInto('spam_hold').values({ mailbox_id: box.id, owner_id: customerA.id, address: box.address, reason: 'spam', held_at: new Date().toISOString() }).execute();
+      return box.id as number;
+    },
     customerAId: customerA.id,
     // Storage over time (issue 10): a block of customer A's that expires in 90 days.
     expiringStorageOfA: async () => (await mail.grant(customerA.id, 10 * MiB, { expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() })).id as number,

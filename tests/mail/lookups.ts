@@ -30,6 +30,7 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
     aliasDomainSenderLogins: `${s.mailbox}@${s.aliasDomain}`,
     localSender: `${s.mailbox}@${s.domain}`,
     quotaFull: `whoever@${s.aliasDomain}`,
+    heldLogin: `${s.mailbox}@${s.domain}`,
   };
   const dovecot = dovecotQueries('/var/vmail', kind);
   const user = `${s.mailbox}@${s.domain}`;
@@ -45,6 +46,7 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
     { name: 'dovecot app password', sql: dovecotFill(dovecot.appPassword) },
     { name: 'dovecot app password use', sql: dovecotFill(dovecot.appPasswordUse) },
     { name: 'sieve name', sql: `SELECT ${nameMap.valueField} FROM ${sieveDict.view} WHERE name = '${sieveDict.scriptName}' AND address = '${user}'` },
+    { name: 'sieve spam name', sql: `SELECT ${nameMap.valueField} FROM ${sieveDict.view} WHERE name = '${sieveDict.spamScriptName}' AND address = '${user}'` },
     { name: 'sieve data', sql: `SELECT ${dataMap.valueField} FROM ${sieveDict.view} WHERE script_id = 'seed-${user}' AND address = '${user}'` },
     { name: 'dovecot user', sql: dovecot.user.replaceAll('%u', `${s.mailbox}@${s.domain}`) },
     { name: 'opendkim key', sql: `SELECT ${dkimKeys.data.join(', ')} FROM ${dkimKeys.view} WHERE ${dkimKeys.key} = '${s.domain}'` },
@@ -86,6 +88,13 @@ export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): st
       SELECT m.id, 'seed', 'abcd', 'x', ${at}, '' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
     `INSERT INTO mailbox_sieve (mailbox_id, script_id, script, updated_at)
       SELECT m.id, 'seed-' || m.address, 'keep;', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 0`,
+    // Spam: every tenth domain and mailbox with a setting of its own, every hundredth mailbox held.
+    `INSERT INTO spam_setting (owner_id, domain_id, mailbox_id, filter, junk_tenths, reject_tenths, updated_at, updated_by)
+      SELECT d.owner_id, d.id, NULL, 'on', 50, 120, ${at}, 'seed' FROM domain d WHERE d.name_unicode = 'seed' AND d.id % 10 = 0`,
+    `INSERT INTO spam_setting (owner_id, domain_id, mailbox_id, filter, junk_tenths, reject_tenths, updated_at, updated_by)
+      SELECT m.owner_id, m.domain_id, m.id, 'on', 40, 100, ${at}, 'seed' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 5`,
+    `INSERT INTO spam_hold (mailbox_id, owner_id, address, reason, detail, held_at)
+      SELECT m.id, m.owner_id, m.address, 'rate', 'seed', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 100 = 0`,
     `INSERT INTO alias (owner_id, domain_id, local_part, address, address_unicode, goto, created_at, updated_at)
       SELECT d.owner_id, d.id, 'a', 'a@' || d.name, 'a@' || d.name, 'm@' || d.name, ${at}, ${at} FROM domain d WHERE d.name_unicode = 'seed'`,
     `INSERT INTO alias_domain (owner_id, alias_domain_id, target_domain_id, created_at, updated_at)

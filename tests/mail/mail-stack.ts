@@ -100,6 +100,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     srsForward: await freePort(),
     srsReverse: await freePort(),
     quota: await freePort(),
+    rspamdMilter: await freePort(),
+    rspamdController: await freePort(),
+    clamd: await freePort(),
   };
   const paths = {
     data: path.join(dir, 'data'),
@@ -110,6 +113,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     postfixData: path.join(dir, 'postfix-data'),
     dovecotRun: path.join(dir, 'dovecot-run'),
     dovecotState: path.join(dir, 'dovecot-state'),
+    rspamdRun: path.join(dir, 'rspamd-run'),
+    clamdb: path.join(dir, 'clamdb'),
   };
   // The queue directory is made by deploy:config (deploy/README.md), the others by the provider.
   for (const [name, p] of Object.entries(paths)) if (name !== 'queue') fs.mkdirSync(p, { recursive: true });
@@ -147,8 +152,14 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     databaseUrl = url.toString();
   }
 
+  // What rspamd presents to the panel to read the spam maps and report (deploy:config --panel-token).
+  const mailServerToken = crypto.randomBytes(18).toString('base64url');
+  // Each backend its own Redis database (rspamd's Bayes), emptied first.
+  const redisDb = backend === 'sqlite' ? 14 : 15;
+  await run('redis-cli', ['-h', '127.0.0.1', '-p', '6379', '-n', String(redisDb), 'FLUSHDB']);
   const panelEnv = {
     ...process.env,
+    MAIL_SERVER_TOKEN: mailServerToken,
     DATA_DIR: paths.data,
     PORT: String(ports.panel),
     HOST: '127.0.0.1',
@@ -184,6 +195,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   await startPanel();
 
   const sqlitePath = path.join(paths.data, 'maildesk.sqlite');
+  const clamav = clamavInstalled();
   const db = backend === 'sqlite' ? `sqlite:${sqlitePath}` : databaseUrl!;
   const generated = await run(
     'npm',
@@ -197,6 +209,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       '--srs-forward', `127.0.0.1:${ports.srsForward}`, '--srs-reverse', `127.0.0.1:${ports.srsReverse}`, '--srs-secret', srsSecret,
       ...(options.relayhost ? ['--relayhost', options.relayhost] : []),
       '--postfix-queue', paths.queue, '--postfix-data', paths.postfixData, '--dovecot-run', paths.dovecotRun, '--dovecot-state', paths.dovecotState,
+      '--rspamd-milter', `127.0.0.1:${ports.rspamdMilter}`, '--rspamd-controller', `127.0.0.1:${ports.rspamdController}`, '--redis', '127.0.0.1:6379', '--redis-db', String(redisDb),
+      '--panel-url', baseUrl, '--panel-token', mailServerToken, '--rspamd-map-seconds', String(RSPAMD_MAP_SECONDS), '--rspamd-db-dir', RSPAMD_DB_DIR,
+      ...(clamav ? ['--clamav', `127.0.0.1:${ports.clamd}`] : []),
       '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--opendkim-role', roles.opendkim, '--no-auth-delay',
     ],
     { cwd: repo },
@@ -228,8 +243,33 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   let opendkimErrors = '';
   opendkim.stderr!.on('data', (chunk) => (opendkimErrors += String(chunk)));
   undo.push(() => opendkim?.kill('SIGTERM'));
+  // rspamd on the generated local directory (Debian's /etc/rspamd/rspamd.conf on top), in the
+  // foreground; its state (the hyperscan cache) kept between runs, its statistics in Redis.
+  fs.mkdirSync(paths.rspamdRun, { recursive: true });
+  fs.mkdirSync(RSPAMD_DB_DIR, { recursive: true });
+  for (const p of [paths.rspamdRun, RSPAMD_DB_DIR]) fs.chownSync(p, uid('_rspamd'), gid('_rspamd'));
+  fs.writeFileSync(path.join(paths.logs, 'rspamd.log'), '');
+  fs.chownSync(path.join(paths.logs, 'rspamd.log'), uid('_rspamd'), gid('_rspamd'));
+  let clamd: ChildProcess | undefined;
+  if (clamav) {
+    // ClamAV with the suite's own one-signature database (EICAR): signatures cannot be downloaded here.
+    fs.mkdirSync(paths.clamdb, { recursive: true });
+    fs.writeFileSync(path.join(paths.clamdb, 'eicar.ndb'), `Maildesk-Test-EICAR:0:*:${Buffer.from(EICAR).toString('hex')}\n`);
+    const clamdConf = path.join(dir, 'clamd.conf');
+    fs.writeFileSync(clamdConf, `Foreground yes\nTCPSocket ${ports.clamd}\nTCPAddr 127.0.0.1\nDatabaseDirectory ${paths.clamdb}\nUser root\nLogFile ${path.join(paths.logs, 'clamd.log')}\nPidFile ${path.join(dir, 'clamd.pid')}\n`);
+    clamd = spawn('clamd', ['-c', clamdConf], { stdio: 'ignore' });
+    undo.push(() => clamd?.kill('SIGTERM'));
+  }
+  const rspamdArgs = ['-f', '-u', '_rspamd', '-g', '_rspamd', '-c', '/etc/rspamd/rspamd.conf', `--var=LOCAL_CONFDIR=${path.join(paths.conf, 'rspamd')}`, `--var=DBDIR=${RSPAMD_DB_DIR}`, `--var=RUNDIR=${paths.rspamdRun}`];
+  let rspamd: ChildProcess | undefined = spawn('rspamd', rspamdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let rspamdErrors = '';
+  rspamd.stderr!.on('data', (chunk) => (rspamdErrors += String(chunk)));
+  undo.push(() => rspamd?.kill('SIGTERM'));
   await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.pop3)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.reinject)) && (await portOpen(ports.srsForward)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
     throw new Error(`${error.message}\n${opendkimErrors}`);
+  });
+  await waitFor('rspamd', async () => ((await portOpen(ports.rspamdMilter)) && (await portOpen(ports.rspamdController)) && (!clamav || (await portOpen(ports.clamd))) ? true : undefined), 90_000).catch((error) => {
+    throw new Error(`${error.message}\n${rspamdErrors}\n${readLog(paths.logs, 'rspamd.log')}`);
   });
 
   let seeded = false;
@@ -247,6 +287,13 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     },
     paths,
     roles,
+    clamav,
+    mailServerToken,
+    /** rspamd's controller: statistics (GET /stat) as JSON. */
+    async rspamdStat(): Promise<{ statfiles: { symbol: string; revision: number; users: number }[]; learned: number }> {
+      const response = await fetch(`http://127.0.0.1:${ports.rspamdController}/stat`);
+      return (await response.json()) as any;
+    },
     databaseUrl,
     baseUrl,
     /** `postmap -q key map`: the map's answer, or undefined when the key is not found. */
@@ -326,7 +373,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       }
       return out;
     },
-    logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}`,
+    logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}\n${readLog(paths.logs, 'rspamd.log')}`,
     panelRunning: () => panel !== undefined,
     async stopPanel() {
       if (!panel) return;
@@ -350,6 +397,10 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       await this.stopPanel();
       opendkim?.kill('SIGTERM');
       opendkim = undefined;
+      rspamd?.kill('SIGTERM');
+      rspamd = undefined;
+      clamd?.kill('SIGTERM');
+      clamd = undefined;
       postsrsd?.kill('SIGTERM');
       postsrsd = undefined;
       await run('postfix', ['-c', postfixConf, 'stop']).catch(() => undefined);
@@ -363,6 +414,15 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     },
   };
 }
+
+/** How often rspamd reads the panel's spam maps (deploy:config --rspamd-map-seconds): a change applies within twice this. */
+export const RSPAMD_MAP_SECONDS = 10;
+/** rspamd's state between runs (its hyperscan cache: the first start compiles for about 20 s). */
+const RSPAMD_DB_DIR = '/var/tmp/maildesk-test-rspamd';
+/** The EICAR test file: what every antivirus recognises as a virus. */
+export const EICAR = 'X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*';
+/** Whether ClamAV's daemon is installed (the antivirus part is optional). */
+const clamavInstalled = () => fs.existsSync('/usr/sbin/clamd');
 
 /** Customers (each with a domain, a mailbox and an alias; half the domains alias the others) for the plans. */
 const SEED_ROWS = 100_000;

@@ -31,6 +31,8 @@ export function fakeMailApi(options: { password?: string } = {}) {
       updated_at: null as string | null,
       updated_by: null as string | null,
     },
+    spam: { filter: 'inherit' as string, junk_score: null as number | null, reject_score: null as number | null, effective: { filter: 'on', junk_score: 6, reject_score: 15, from: 'default' }, updated_at: null, updated_by: null },
+    senders: [] as { id: number; sender: string; action: string; domain_id: number; mailbox_id: number; created_at: string }[],
     appPasswords: [] as { id: number; name: string; created_at: string; created_ip: string | null; last_used_at: string | null; last_used_ip: string | null }[],
   };
   const changed = () => {
@@ -87,6 +89,22 @@ export function fakeMailApi(options: { password?: string } = {}) {
       }
       case '/api/mail/app_password/delete':
         state.appPasswords = state.appPasswords.filter((p) => p.id !== body.id);
+        return ok(null);
+      case '/api/mail/spam/info':
+        return ok(state.spam);
+      case '/api/mail/spam/update':
+        if (body.filter === 'on' && body.junk_score >= body.reject_score) return refused(40000, 'error.validation', { junk_score: { message: 'validation.spam_junk_below_reject' } });
+        state.spam = { ...state.spam, filter: body.filter, junk_score: body.junk_score ?? null, reject_score: body.reject_score ?? null, effective: body.filter === 'on' ? { filter: 'on', junk_score: body.junk_score, reject_score: body.reject_score, from: 'mailbox' } : state.spam.effective };
+        return ok(state.spam);
+      case '/api/mail/spam_list/list':
+        return ok({ list: state.senders, total: state.senders.length });
+      case '/api/mail/spam_list/create': {
+        const entry = { id: ++nextId, sender: String(body.sender).toLowerCase(), action: body.action, domain_id: 3, mailbox_id: state.me.id, created_at: '2026-11-27T02:20:00.000Z' };
+        state.senders.push(entry);
+        return ok(entry);
+      }
+      case '/api/mail/spam_list/delete':
+        state.senders = state.senders.filter((e) => e.id !== body.id);
         return ok(null);
       default:
         return refused(404, 'error.no_such_call');

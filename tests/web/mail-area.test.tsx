@@ -60,7 +60,7 @@ describe('the mailbox owners’ area', { timeout: 30_000 }, () => {
     expect(document.querySelector('.overview-sign-in')).toHaveTextContent('Firefox on Linux');
     await waitFor(() => expect(document.querySelector('.overview-ooo')).toHaveTextContent('关闭'));
     const menu = screen.getAllByRole('menuitem').map((item) => item.textContent);
-    expect(menu).toEqual(['概览', '自动回复', '邮件转发', '应用专用密码', '密码', '两步验证', '登录设备', '邮件客户端设置']);
+    expect(menu).toEqual(['概览', '自动回复', '邮件转发', '垃圾邮件', '应用专用密码', '密码', '两步验证', '登录设备', '邮件客户端设置']);
     expect(screen.getByRole('link', { name: '查看设置' })).toHaveAttribute('href', '/mail/settings');
   });
 
@@ -208,6 +208,29 @@ describe('the mailbox owners’ area', { timeout: 30_000 }, () => {
     expect(api.calls('/api/mail/me/update_settings')[0].body).toEqual({ app_passwords_only: true });
     await waitFor(() => expect(document.querySelector('.client-settings')).toHaveTextContent('应用专用密码（邮箱密码将被拒绝）'), long);
     expect(input('app_passwords_only')).toBeChecked();
+  });
+
+  it('When the owner sets spam scores the wrong way round, then the refusal is beside the field; set right, the page says what applies; an allowed sender is listed', async () => {
+    const api = fakeMailApi();
+    renderMailArea(api, '/mail/spam');
+    await waitFor(() => expect(document.querySelector('.spam-effective')).toHaveTextContent('6 分起为垃圾邮件，15 分起拒收（服务商的默认设置）'), long);
+    fireEvent.mouseDown(within(document.querySelector<HTMLElement>('.spam-filter')!).getByRole('combobox'));
+    fireEvent.click(await screen.findByRole('option', { name: '开启' }));
+    const score = (name: string) => document.querySelector<HTMLInputElement>(`.spam-${name} input`)!;
+    fireEvent.change(score('junk'), { target: { value: '9' } });
+    fireEvent.change(score('reject'), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: '应用过滤设置' }));
+    await waitFor(() => expect(document.querySelector('.spam-junk')).toHaveTextContent('垃圾邮件分数必须低于拒收分数。'), long);
+    fireEvent.change(score('junk'), { target: { value: '4.5' } });
+    fireEvent.change(score('reject'), { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: '应用过滤设置' }));
+    await waitFor(() => expect(document.querySelector('.spam-effective')).toHaveTextContent('4.5 分起为垃圾邮件，12 分起拒收（本邮箱的设置）'), long);
+    expect(api.calls('/api/mail/spam/update').at(-1)?.body).toEqual({ filter: 'on', junk_score: 4.5, reject_score: 12 });
+
+    fireEvent.change(document.querySelector('.spam-sender-input input')!, { target: { value: 'Friend@Partner.example' } });
+    fireEvent.click(screen.getByRole('button', { name: '添加' }));
+    await waitFor(() => expect(document.querySelector('.spam-sender')).toHaveTextContent('friend@partner.example'), long);
+    expect(api.calls('/api/mail/spam_list/create')[0].body).toEqual({ sender: 'Friend@Partner.example', action: 'allow' });
   });
 
   it('When the server ends the session, then the next page sends the owner to /mail/login saying why', async () => {

@@ -9,6 +9,7 @@ import { formatBytes } from '../../screens/bytes';
 import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
+import { DomainSpam } from '../../spam';
 import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
@@ -34,7 +35,12 @@ const domainScreens: ScreenExtension = {
       : ['name_unicode', 'status', 'verified_at', 'verified_by', 'created_at'],
   views: { max_mailboxes: LimitView, max_aliases: LimitView, max_quota: LimitView },
   inputs: { max_mailboxes: LimitInput, max_aliases: LimitInput, max_quota: QuotaLimitInput, mailbox_area: MailboxAreaInput },
-  updatePanel: DomainPanel,
+  updatePanel: () => (
+    <>
+      <DomainPanel />
+      <DomainSpam />
+    </>
+  ),
   updateActions: DomainActions,
   listTop: PendingDomainsNotice,
   // A new domain opens on its page, where its DNS records say what to publish.

@@ -11,6 +11,7 @@ import { MailboxPanel } from './MailboxPanel';
 import { ClientSettings } from './ClientSettings';
 import { RecentlyDeletedLink } from '../deletedMailboxes';
 import { MailboxRules } from '../../rules';
+import { MailboxSpam } from '../../spam';
 import { FlagInput } from '../../screens/FlagInput';
 
 /** Says what the switch changes: the main password no longer works in mail programs. */
@@ -32,6 +33,7 @@ const mailboxScreens: ScreenExtension = {
     <>
       <MailboxPanel />
       <MailboxRules />
+      <MailboxSpam />
       <ClientSettings screen={screen} />
     </>
   ),

@@ -1,0 +1,53 @@
+/** 垃圾邮件相关界面的中文文本（与 texts-en.ts 的键一一对应）。 */
+import type { spamEn } from './texts-en';
+
+type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
+
+export const spamZh: Texts<typeof spamEn> = {
+  app: {
+    spam: {
+      save: '应用过滤设置',
+      menu: '垃圾邮件',
+      settings_title: '垃圾邮件过滤',
+      settings_intro: '评分达到垃圾邮件分数的邮件投递到“垃圾邮件”文件夹；达到拒收分数的邮件在发件方连接时即被拒收（不会产生退信）。更改在一分钟内生效。',
+      filter: '过滤',
+      inherit_domain: '与域名相同',
+      inherit_default: '使用服务商默认设置',
+      on: '开启',
+      off: '关闭（不过滤、不拒收）',
+      junk_score: '垃圾邮件分数',
+      junk_hint: '达到此分数投递到垃圾邮件',
+      reject_score: '拒收分数',
+      reject_hint: '达到此分数拒收',
+      effective_on: '当前：%{junk} 分起为垃圾邮件，%{reject} 分起拒收（%{from}）。',
+      effective_off: '当前：过滤已关闭（%{from}）。',
+      from_mailbox: '本邮箱的设置',
+      from_domain: '域名的设置',
+      from_default: '服务商的默认设置',
+      saved: '垃圾邮件设置已保存，一分钟内生效',
+      list_title: '允许和拦截的发件人',
+      domain_list_title: '域名允许和拦截的发件人',
+      list_intro: '填写地址（anna@example.org）或整个域名（example.org）。允许的发件人总是进入收件箱；拦截的发件人会被拒收。邮箱自己的名单优先于域名的名单。',
+      list_empty: '名单为空。',
+      sender: '发件人',
+      allow: '允许',
+      block: '拦截',
+      add: '添加',
+      sender_added: '已添加 %{sender}',
+      chart_title: '每天收到的外部邮件',
+      inbox: '收件箱',
+      junked: '垃圾邮件',
+      rejected: '已拒收',
+      held_title: '已暂停发信的邮箱',
+      held_none: '没有被暂停发信的邮箱。',
+      held_intro: '这些邮箱发送了垃圾邮件或发信量远超平常，其密码可能已泄露。释放前无法发信；请先修改其密码。',
+      reason_spam: '发送了垃圾邮件',
+      reason_rate: '发信量远超平常',
+      release: '释放',
+      released: '%{address} 可以重新发信了',
+      defaults_title: '所有域名和邮箱的默认设置',
+      hourly_floor: '每小时始终允许的邮件数',
+      rate_factor: '超过平常发信量的倍数即暂停',
+    },
+  },
+};
