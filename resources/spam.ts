@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, staff, supportStaff } from './define.js';
+import { defineResource, idSchema, staff, supportStaff } from './define.js';
 
 /**
  * Spam settings as every area reads and writes them. A mailbox's setting, else its domain's, else
@@ -47,7 +47,7 @@ export const spamList = defineResource({
     /** Required in the customers' and operators' areas; the mailbox's own in the mailbox owners'. */
     domain_id: { kind: 'reference', reference: 'domain', writable: 'create', list: true, filter: 'eq' },
     /** Empty: the whole domain's list. */
-    mailbox_id: { kind: 'reference', reference: 'email', writable: 'create', list: true, filter: 'eq', schema: z.union([z.null(), z.literal(''), z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int().min(1))]).transform((v) => (v === '' ? null : v)) },
+    mailbox_id: { kind: 'reference', reference: 'email', writable: 'create', list: true, filter: 'eq', schema: z.union([idSchema, z.null(), z.literal('')]).transform((v) => (v === '' ? null : v)) },
     sender: { kind: 'text', schema: senderPattern, required: true, writable: 'create', list: true, sortable: true, search: true },
     action: { kind: 'enum', choices: ['allow', 'block'], required: true, writable: 'create', list: true, filter: 'eq' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },

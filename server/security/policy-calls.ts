@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { audit } from '../core/audit.js';
+import { idSchema } from '../../resources/define.js';
 import { defineCall } from '../core/calls.js';
 import { forbidden, notFound } from '../core/errors.js';
 import { lineText } from '../../resources/text.js';
@@ -79,7 +80,7 @@ export const policyCalls = [
     tag: 'manage/user',
     summary:
       "Reset a customer login's second factors (customer account or team member: `id` of the user): its authenticator app, recovery codes and passkeys are removed, so that it signs in with its password again (or enrols anew, if its customer requires a second factor). The `reason` goes into the activity log, which the customer reads.",
-    input: z.object({ id: z.coerce.number().int().positive(), reason: lineText(3, 500) }),
+    input: z.object({ id: idSchema, reason: lineText(3, 500) }),
     async handler(input, ctx) {
       const { db } = ctx.services;
       const holder: Holder = { kind: 'customer', id: input.id };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { audit } from '../core/audit.js';
+import { idSchema } from '../../resources/define.js';
 import { defineCall, type Auth, type CallContext, type CallSpec } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
 import type { HolderKind } from '../db/schema.js';
@@ -150,7 +151,7 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
       auth,
       tag,
       summary: "Remove one of the caller's passkeys.",
-      input: z.object({ id: z.coerce.number().int().positive() }),
+      input: z.object({ id: idSchema }),
       async handler(input, ctx) {
         const holder = holderOf(ctx.actor);
         const name = await removePasskey(ctx.services.db, holder, input.id);
