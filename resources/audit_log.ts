@@ -11,11 +11,11 @@ export const auditLog = defineResource({
   fields: {
     user_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
     actor_type: { kind: 'enum', choices: actorTypes, writable: 'never', list: true, filter: 'eq' },
-    actor_id: { kind: 'integer', writable: 'never', filter: 'eq' },
+    actor_id: { kind: 'integer', min: 1, writable: 'never', filter: 'eq' },
     actor_name: { kind: 'text', writable: 'never', list: true, search: true },
     action: { kind: 'text', writable: 'never', list: true, filter: 'eq', search: true },
     target_type: { kind: 'text', writable: 'never', list: true, filter: 'eq' },
-    target_id: { kind: 'integer', writable: 'never', list: true, filter: 'eq' },
+    target_id: { kind: 'integer', min: 1, writable: 'never', list: true, filter: 'eq' },
     before: { kind: 'json', writable: 'never' },
     after: { kind: 'json', writable: 'never' },
     ip: { kind: 'text', writable: 'never', list: true, filter: 'eq' },

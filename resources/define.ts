@@ -145,15 +145,22 @@ export const GiB = 1024 ** 3;
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 /**
- * A whole number as a JSON number, or as a decimal string (form posts and query strings send
- * those): "7" is 7; true, [7], " 7 ", "7e0", "0x7" and "7.0" are refused, not coerced.
+ * A whole number as a JSON number, or as its decimal string as written (form posts and query
+ * strings send those): "7" is 7; true, [7], " 7 ", "07", "+7", "7e0", "0x7" and "7.0" are
+ * refused, not coerced.
  */
 export function wholeNumber(min: number, max: number) {
-  return z.preprocess((value) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(min).max(max));
+  return z.preprocess((value) => (typeof value === 'string' && /^-?(0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value), z.number().int().min(min).max(max));
 }
 
 /** The one id schema of every call: a positive whole number. */
 export const idSchema = wholeNumber(1, MAX_ID);
+
+/**
+ * A background job's id as the queue gave it: a decimal number as written (the table queue on
+ * SQLite) or a UUID in lower case (pg-boss). Nothing is trimmed or case-folded on the way in.
+ */
+export const jobIdSchema = z.string().regex(/^([1-9]\d{0,15}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/, 'validation.invalid');
 
 /** An e-mail address as written: trimmed, lower case. */
 export const emailAddress = z.string().trim().toLowerCase().max(254).pipe(z.email());

@@ -27,7 +27,7 @@ export const deletedMailbox = defineResource({
     state: { kind: 'enum', choices: deletedMailboxStates, writable: 'never', list: true, filter: 'eq' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
     domain_id: { kind: 'reference', reference: 'domain', writable: 'never', filter: 'eq' },
-    mailbox_id: { kind: 'integer', writable: 'never', filter: 'eq' },
+    mailbox_id: { kind: 'integer', min: 1, writable: 'never', filter: 'eq' },
     quota: { kind: 'bytes', writable: 'never', list: true },
     used_bytes: { kind: 'bytes', writable: 'never', list: true },
     used_messages: { kind: 'integer', writable: 'never' },

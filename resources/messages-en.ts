@@ -2,6 +2,18 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    // Second factors (TOTP, recovery codes, passkeys)
+    second_factor_needed: 'Your password is right. Now confirm it is you with your second factor: a code from your authenticator app, a recovery code, or a passkey.',
+    second_factor_enrol: 'Your password is right. A second factor is required for this account: set up an authenticator app to finish signing in.',
+    second_factor_expired: 'This sign-in has expired or was used. Please sign in again with your password.',
+    bad_second_factor_code: 'The code is wrong or was already used. Enter the current code from your authenticator app, or an unused recovery code.',
+    passkey_failed: 'The passkey could not be checked. Try again, or use another way to sign in.',
+    passkey_challenge_expired: 'The passkey request has expired. Please try again.',
+    no_passkey: 'This account has no passkey. Use a code from your authenticator app or a recovery code.',
+    passkey_limit: 'An account may have at most %{limit} passkeys. Remove one you no longer use first.',
+    passkey_exists: 'This passkey has already been added.',
+    totp_already_on: 'An authenticator app is already set up. Turn it off first to set up another one.',
+    totp_not_on: 'Recovery codes come with an authenticator app: set one up first.',
     mailbox_sign_in_refused: "This mailbox cannot sign in here: the mailbox, its domain or its account is deactivated, or the mailbox owners' area is off for its domain. Ask whoever runs your mail.",
     app_password_limit: 'A mailbox may have at most %{limit} app passwords. Revoke one you no longer use first.',
     session: 'Your session has ended. Please sign in again.',
@@ -66,6 +78,7 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    second_factor_code: 'Enter the 6-digit code from your authenticator app, or a recovery code',
     ip_or_cidr: 'Not an IP address or CIDR range (e.g. 203.0.113.7 or 203.0.113.0/24)',
     in_the_past: 'Must be in the future',
     time_zone: 'Not a known time zone (e.g. Asia/Shanghai)',

@@ -4,6 +4,18 @@ import type { ServerMessages } from './messages-en.js';
 export const serverMessagesZh: ServerMessages = {
   ok: '操作成功',
   error: {
+    // 两步验证（TOTP、恢复码、通行密钥）
+    second_factor_needed: '密码正确。请再用第二重验证确认是您本人：身份验证器应用中的验证码、恢复码或通行密钥。',
+    second_factor_enrol: '密码正确。此账户必须启用两步验证：请设置身份验证器应用以完成登录。',
+    second_factor_expired: '本次登录已过期或已被使用。请重新用密码登录。',
+    bad_second_factor_code: '验证码错误或已被使用。请输入身份验证器应用中当前的验证码，或一个未用过的恢复码。',
+    passkey_failed: '无法验证该通行密钥。请重试，或改用其他方式登录。',
+    passkey_challenge_expired: '通行密钥请求已过期，请重试。',
+    no_passkey: '此账户没有通行密钥。请使用身份验证器应用中的验证码或恢复码。',
+    passkey_limit: '每个账户最多可有 %{limit} 个通行密钥。请先删除一个不再使用的。',
+    passkey_exists: '该通行密钥已经添加过了。',
+    totp_already_on: '已设置身份验证器应用。如需更换，请先将其关闭。',
+    totp_not_on: '恢复码随身份验证器应用一起提供：请先设置身份验证器应用。',
     mailbox_sign_in_refused: '该邮箱无法在此登录：邮箱、其域名或所属账户已停用，或该域名已关闭邮箱用户专区。请联系您的邮件管理员。',
     app_password_limit: '每个邮箱最多可有 %{limit} 个应用专用密码。请先撤销不再使用的密码。',
     session: '登录已失效，请重新登录。',
@@ -67,6 +79,7 @@ export const serverMessagesZh: ServerMessages = {
     restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
+    second_factor_code: '请输入身份验证器应用中的 6 位验证码，或一个恢复码',
     ip_or_cidr: '不是 IP 地址或 CIDR 网段（例如 203.0.113.7 或 203.0.113.0/24）',
     in_the_past: '必须是将来的时间',
     time_zone: '不是已知的时区（例如 Asia/Shanghai）',

@@ -6,10 +6,11 @@ import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
 import { outbox } from './outbox/index.js';
+import { security } from './security/index.js';
 import { shop } from './shop/index.js';
 import { stats } from './stats/index.js';
 import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, storage, shop, support, outbox, jobs, stats, apiKeys];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, storage, shop, support, outbox, jobs, stats, apiKeys];

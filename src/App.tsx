@@ -11,23 +11,14 @@ import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { currentDialog, subscribe } from './dialogs/store';
 import { translate } from './i18n';
 import { PendingRoute, RouteProgress } from './progress/RouteProgress';
-import { IndexPage } from './public/IndexPage';
-import { NotFoundPage } from './public/NotFoundPage';
+import { publicPages } from './public/pages';
 import { PublicLayout } from './public/PublicLayout';
 import { usePublicI18n } from './public/usePublicI18n';
 
 const CustomerApp = lazy(() => import('./customer/CustomerApp'));
 const OperatorApp = lazy(() => import('./operator/OperatorApp'));
 const MailboxOwnerApp = lazy(() => import('./mailboxOwner/MailboxOwnerApp'));
-// The home page comes with the first download; the other public pages and the dialogs (their
-// text fields, menus and modals) load when first opened, so that the first paint waits for less.
-const LoginPage = lazy(() => import('./public/LoginPage').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() => import('./public/RegisterPage').then((m) => ({ default: m.RegisterPage })));
-const ForgotPasswordPage = lazy(() => import('./public/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })));
-const MailboxLoginPage = lazy(() => import('./public/MailboxLoginPage').then((m) => ({ default: m.MailboxLoginPage })));
-const OperatorLoginPage = lazy(() => import('./public/OperatorLoginPage').then((m) => ({ default: m.OperatorLoginPage })));
-const VerifyPage = lazy(() => import('./public/VerifyPage').then((m) => ({ default: m.VerifyPage })));
-const AcceptInvitationPage = lazy(() => import('./public/AcceptInvitationPage').then((m) => ({ default: m.AcceptInvitationPage })));
+// The dialogs (their text fields, menus and modals) load when first opened.
 const DialogHost = lazy(() => import('./dialogs/DialogHost').then((m) => ({ default: m.DialogHost })));
 
 let dialogsUsed = false;
@@ -66,15 +57,7 @@ export function App() {
           <Route path="/manage/*" element={<Area app={<OperatorApp />} session={operatorSession} login="/login-manage" />} />
           <Route path="/mail/*" element={<Area app={<MailboxOwnerApp />} session={mailboxSession} login="/mail/login" />} />
           <Route element={<PublicLayout />}>
-            <Route index element={<IndexPage />} />
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/register" element={<RegisterPage />} />
-            <Route path="/forgot_password" element={<ForgotPasswordPage />} />
-            <Route path="/login-manage" element={<OperatorLoginPage />} />
-            <Route path="/mail/login" element={<MailboxLoginPage />} />
-            <Route path="/verify" element={<VerifyPage />} />
-            <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
-            <Route path="/404" element={<NotFoundPage />} />
+            {publicPages.map(({ path, Page }) => (path === '/' ? <Route key={path} index element={<Page />} /> : <Route key={path} path={path} element={<Page />} />))}
           </Route>
           <Route path="*" element={<Navigate to="/404" replace />} />
         </Routes>

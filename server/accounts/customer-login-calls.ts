@@ -82,7 +82,7 @@ export const customerLoginCalls = [
     path: '/api/admin/login/login',
     auth: 'public',
     tag: 'admin/login',
-    summary: 'Sign in with e-mail and password; answers with a session.',
+    summary: 'Sign in with e-mail and password; answers with a session. A login with a second factor (or one its customer requires to have one) gets error 40103 instead, whose params hold a pending sign-in for /api/admin/login/second_factor, passkey or enrol_totp.',
     input: z.object({ email, password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { limiter } = ctx.services;
@@ -101,7 +101,7 @@ export const customerLoginCalls = [
     path: '/api/admin/login/login_by_verify_code',
     auth: 'public',
     tag: 'admin/login',
-    summary: 'Sign in with a code from send_code (purpose "login"); also confirms the address.',
+    summary: 'Sign in with a code from send_code (purpose "login"); also confirms the address. A second factor is asked for as after a password (error 40103).',
     input: z.object({ email, code }),
     async handler(input, ctx) {
       const account = await checkCode(ctx, input.email, 'login', input.code);

@@ -5,7 +5,8 @@ import { audit } from '../core/audit.js';
 import { defineCall } from '../core/calls.js';
 import { AppError, fieldError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
-import { createSession, revokeSession, revokeSessionsOf } from './sessions.js';
+import { signInOperator } from './operator-sign-in.js';
+import { revokeSession, revokeSessionsOf } from './sessions.js';
 import { countWrongPassword } from './sign-in-throttle.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
@@ -20,7 +21,7 @@ export const operatorCalls = [
     path: '/api/manage/login/login',
     auth: 'public',
     tag: 'manage/login',
-    summary: 'Operator sign-in; answers with a session (id, username, role, token).',
+    summary: 'Operator sign-in; answers with a session (id, username, role, token). An operator with a second factor (or under the policy that requires one) gets error 40103 instead, whose params hold a pending sign-in for /api/manage/login/second_factor, passkey or enrol_totp.',
     input: z.object({ username: lineText(1, 64), password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
@@ -32,11 +33,7 @@ export const operatorCalls = [
         throw new AppError('badCredentials', 'error.bad_operator_credentials');
       }
       await limiter.succeededSignIn(`operator:${input.username}`, ctx.ip);
-      if (operator.status !== 'active') throw new AppError('forbidden', 'error.account_disabled');
-      const token = await createSession(ctx, 'operator', { id: operator.id, email: operator.email, locale: operator.locale as Locale });
-      await db.updateTable('admin').set({ last_login_at: now() }).where('id', '=', operator.id).execute();
-      await audit(db, ctx, { action: 'login', targetType: 'operator', targetId: operator.id });
-      return { id: operator.id, username: operator.username, role: operator.role, token };
+      return signInOperator(ctx, operator, 'password');
     },
   }),
   defineCall({

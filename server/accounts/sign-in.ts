@@ -15,6 +15,7 @@ import type { UserRow } from '../db/schema.js';
 import { CODE_MINUTES, consumeCode, issueCode, type CodePurpose } from './codes.js';
 import { createSession } from './sessions.js';
 import type { GuessedOwner } from './sign-in-throttle.js';
+import { requireSecondStep, type SecondFactorMethod } from '../security/gate.js';
 
 export const badCode = () => new AppError('badCode', 'error.bad_code');
 
@@ -22,6 +23,10 @@ export type Account = Pick<UserRow, 'email' | 'status' | 'owner_id' | 'locale' |
 
 export async function accountByEmail(ctx: CallContext, address: string): Promise<Account | undefined> {
   return ctx.services.db.selectFrom('user').selectAll().where('email', '=', address).executeTakeFirst();
+}
+
+export async function accountById(ctx: CallContext, id: number): Promise<Account | undefined> {
+  return ctx.services.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Active, and (for a team member) its customer active too. */
@@ -43,21 +48,26 @@ export const guessedOwner = (account: Account): GuessedOwner => ({
   customerId: customerOf(account),
 });
 
+export type SignInMethod = 'password' | 'verify' | 'code' | 'invitation' | 'passkey';
+
 /**
  * Starts a session (the spec's `user`: id, email, is_verified, token) for an account that may
  * sign in. A code read from the mailbox also proves the address: the account becomes verified.
- * (So does an accepted team invitation, whose member is made verified.)
+ * (So does an accepted team invitation, whose member is made verified.) A login with a second
+ * factor, or one its customer requires to have one, gets a pending sign-in instead (error
+ * 40103), until the second step gives `secondFactor`.
  */
-export async function signIn(ctx: CallContext, account: Account, how: 'password' | 'verify' | 'code' | 'invitation') {
-  const { db } = ctx.services;
+export async function signIn(ctx: CallContext, account: Account, how: SignInMethod, secondFactor?: SecondFactorMethod) {
+  const { db, config } = ctx.services;
   if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
   if (how !== 'password' && !account.is_verified) {
     await db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
     await audit(db, ctx, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0 }, after: { is_verified: 1 } });
   }
+  if (!secondFactor) await requireSecondStep(ctx, { kind: 'customer', id: account.id }, how);
   const token = await createSession(ctx, 'customer', { id: account.id, email: account.email, locale: account.locale as Locale, customerId: customerOf(account) });
   await db.updateTable('user').set({ last_login_at: now() }).where('id', '=', account.id).execute();
-  await audit(db, ctx, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how } });
+  await audit(db, ctx, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how, ...(secondFactor ? { second_factor: secondFactor } : {}) } });
   const fresh = await db.selectFrom('user').select(['id', 'email', 'is_verified', 'username']).where('id', '=', account.id).executeTakeFirstOrThrow();
   return { ...fresh, token };
 }

@@ -9,6 +9,8 @@ export const ErrorCode = {
   notVerified: 40100,
   badCredentials: 40101,
   badCode: 40102,
+  /** The first factor was right; a second one is needed (params: the pending sign-in). */
+  secondFactor: 40103,
   forbidden: 40300,
   notFound: 40400,
   conflict: 40900,
@@ -26,6 +28,7 @@ const httpStatus: Record<ErrorCodeName, number> = {
   notVerified: 403,
   badCredentials: 401,
   badCode: 400,
+  secondFactor: 401,
   forbidden: 403,
   notFound: 404,
   conflict: 409,

@@ -6,7 +6,7 @@
 import { CompiledQuery, sql, type Compilable, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import { lineText } from '../../resources/text.js';
-import { fieldSchema, MAX_ID, wholeNumber, type Field, type ResourceDeclaration } from '../../resources/define.js';
+import { fieldSchema, idSchema, MAX_ID, wholeNumber, type Field, type ResourceDeclaration } from '../../resources/define.js';
 import type { Db, Dialect } from '../db/index.js';
 import { searchTableOf } from '../db/migrations/helpers.js';
 import { fieldError } from './errors.js';
@@ -55,10 +55,18 @@ export interface ListResult<T> {
 export const COUNT_LIMIT = 10_000;
 
 const numericKinds = new Set<Field['kind']>(['integer', 'bytes', 'boolean', 'reference']);
-const idField: Field = { kind: 'integer', sortable: true, filter: 'eq' };
+const idField: Field = { kind: 'integer', min: 1, sortable: true, filter: 'eq' };
 
 function filterValue(column: string, field: Field, value: unknown): unknown {
-  const one = field.kind === 'boolean' ? fieldSchema(field) : numericKinds.has(field.kind) ? wholeNumber(-MAX_ID, MAX_ID) : z.union([z.string().max(255), z.number()]);
+  // Ids and references are ids here too (a list of them: any of them); other numbers keep their declared bounds.
+  const one =
+    field.kind === 'boolean'
+      ? fieldSchema(field)
+      : field.kind === 'reference'
+        ? idSchema
+        : numericKinds.has(field.kind)
+          ? wholeNumber(field.min ?? -MAX_ID, field.max ?? MAX_ID)
+          : z.union([z.string().max(255), z.number()]);
   const parsed = z.union([one, z.array(one).max(500)]).safeParse(value);
   if (!parsed.success) throw fieldError(`filter.${column}`, 'validation.invalid');
   return parsed.data;

@@ -19,6 +19,7 @@ import { plannerStatistics } from './migrations/0016_planner_statistics.js';
 import { mailLookups } from './migrations/0017_mail_lookups.js';
 import { mailboxOwners } from './migrations/0018_mailbox_owners.js';
 import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
+import { secondFactors } from './migrations/0020_second_factors.js';
 import { sessionsAndApiKeys } from './migrations/0021_sessions_and_api_keys.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
@@ -43,6 +44,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0017_mail_lookups': mailLookups(dialect),
     '0018_mailbox_owners': mailboxOwners(dialect),
     '0019_mail_owners_server': mailOwnersServer(dialect),
+    '0020_second_factors': secondFactors(dialect),
     '0021_sessions_and_api_keys': sessionsAndApiKeys(dialect),
   };
 }

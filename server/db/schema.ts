@@ -12,6 +12,7 @@ import type { OutboxTables } from './tables/outbox.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { StatsTables } from './tables/stats.js';
 import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
+import type { SecurityTables } from './tables/security.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 
 export type * from './tables/accounts.js';
@@ -24,6 +25,7 @@ export type * from './tables/outbox.js';
 export type * from './tables/jobs.js';
 export type * from './tables/stats.js';
 export type * from './tables/mailbox-owners.js';
+export type * from './tables/security.js';
 export type * from './tables/api-keys.js';
 
 export interface Database
@@ -37,4 +39,5 @@ export interface Database
     JobsTables,
     StatsTables,
     MailboxOwnersTables,
+    SecurityTables,
     ApiKeyTables {}

@@ -4,13 +4,12 @@
  * superadmin retries or discards a job, and each such change is in the audit log.
  */
 import { z } from 'zod';
-import { wholeNumber } from '../../resources/define.js';
-import { staff, superadminOnly } from '../../resources/define.js';
+import { jobIdSchema, staff, superadminOnly, wholeNumber } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
 
-const jobId = z.object({ id: z.string().trim().min(1).max(64) });
+const jobId = z.object({ id: jobIdSchema });
 const states = ['queued', 'active', 'done', 'failed'] as const;
 
 export const jobCalls = [

@@ -6,11 +6,10 @@
 import { z } from 'zod';
 import { emailAddress } from '../../resources/define.js';
 import { revokeSession } from '../accounts/sessions.js';
-import { createSession } from '../accounts/sessions.js';
 import { countWrongPassword } from '../accounts/sign-in-throttle.js';
 import { audit } from '../core/audit.js';
 import { defineCall } from '../core/calls.js';
-import { isMailboxPassword, mailboxActor, mailboxByAddress, maySignIn, refuseSignIn, upgradeHash } from './sign-in.js';
+import { isMailboxPassword, mailboxByAddress, maySignIn, refuseSignIn, signInMailbox, upgradeHash } from './sign-in.js';
 
 export const mailLoginCalls = [
   defineCall({
@@ -19,7 +18,7 @@ export const mailLoginCalls = [
     auth: 'public',
     tag: 'mail/login',
     summary:
-      "Sign in to the mailbox owners' area with the mailbox's address and password; answers with a session ({id, email, name, token}). The same answer for an unknown address and a wrong password; a deactivated mailbox, domain or customer, or a domain whose area is off, is refused (error.mailbox_sign_in_refused). A password hash of an older scheme (imports) is replaced by argon2id.",
+      "Sign in to the mailbox owners' area with the mailbox's address and password; answers with a session ({id, email, name, token}). The same answer for an unknown address and a wrong password; a deactivated mailbox, domain or customer, or a domain whose area is off, is refused (error.mailbox_sign_in_refused). A password hash of an older scheme (imports) is replaced by argon2id. A mailbox with a second factor gets a pending sign-in instead (error 40103).",
     input: z.object({ email: emailAddress, password: z.string().min(1).max(128) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
@@ -32,9 +31,7 @@ export const mailLoginCalls = [
       await limiter.succeededSignIn(input.email, ctx.ip);
       if (!maySignIn(box)) return refuseSignIn(ctx, input.email, box, 'not_allowed');
       const upgradedFrom = await upgradeHash(db, box, input.password);
-      const token = await createSession(ctx, 'mailbox', { id: box.id, email: box.address, locale: ctx.locale, customerId: box.owner_id });
-      await audit(db, { ...ctx, actor: mailboxActor(box) }, { action: 'login', targetType: 'email', targetId: box.id, userId: box.owner_id, after: { method: 'password', area: 'mail', ...(upgradedFrom ? { upgraded_from: upgradedFrom } : {}) } });
-      return { id: box.id, email: box.address, address_unicode: box.address_unicode, name: box.name, token };
+      return signInMailbox(ctx, box, { method: 'password', ...(upgradedFrom ? { upgraded_from: upgradedFrom } : {}) });
     },
   }),
   defineCall({

@@ -9,6 +9,8 @@ import { audit } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
 import { verifyPassword } from '../core/passwords.js';
+import { createSession } from '../accounts/sessions.js';
+import { requireSecondStep, type SecondFactorMethod } from '../security/gate.js';
 import type { Db } from '../db/index.js';
 import { hashMailboxPassword } from '../mail/mailbox-password.js';
 import { PREFERRED_SCHEME, schemeOf, verifySchemeHash } from '../mail/password-schemes.js';
@@ -28,14 +30,19 @@ export interface MailboxLogin {
   owner_status: string;
 }
 
-export async function mailboxByAddress(db: Db, address: string): Promise<MailboxLogin | undefined> {
-  return db
+const mailboxLogins = (db: Db) =>
+  db
     .selectFrom('mailbox as m')
     .innerJoin('domain as d', 'd.id', 'm.domain_id')
     .innerJoin('user as u', 'u.id', 'm.owner_id')
-    .select(['m.id', 'm.address', 'm.address_unicode', 'm.name', 'm.owner_id', 'm.domain_id', 'm.password_hash', 'm.active', 'd.status as domain_status', 'd.verified_at', 'd.mailbox_area', 'u.status as owner_status'])
-    .where('m.address', '=', address)
-    .executeTakeFirst();
+    .select(['m.id', 'm.address', 'm.address_unicode', 'm.name', 'm.owner_id', 'm.domain_id', 'm.password_hash', 'm.active', 'd.status as domain_status', 'd.verified_at', 'd.mailbox_area', 'u.status as owner_status']);
+
+export async function mailboxByAddress(db: Db, address: string): Promise<MailboxLogin | undefined> {
+  return mailboxLogins(db).where('m.address', '=', address).executeTakeFirst();
+}
+
+export async function mailboxById(db: Db, id: number): Promise<MailboxLogin | undefined> {
+  return mailboxLogins(db).where('m.id', '=', id).executeTakeFirst();
 }
 
 /** The mailbox, its domain (active, verified, area on) and its customer are all active. */
@@ -55,6 +62,19 @@ export async function upgradeHash(db: Db, box: Pick<MailboxLogin, 'id' | 'passwo
   const upgraded = await hashMailboxPassword(password);
   await db.updateTable('mailbox').set({ password_hash: upgraded }).where('id', '=', box.id).where('password_hash', '=', box.password_hash).execute();
   return scheme;
+}
+
+/**
+ * Starts a mailbox owner's session once the password (or a passkey) is right and the mailbox may
+ * sign in; a mailbox with a second factor gets a pending sign-in instead (error 40103), until the
+ * second step gives `secondFactor`. `how` goes into the log entry.
+ */
+export async function signInMailbox(ctx: CallContext, box: MailboxLogin, how: { method: 'password' | 'passkey'; upgraded_from?: string }, secondFactor?: SecondFactorMethod) {
+  const { db, config } = ctx.services;
+  if (!secondFactor) await requireSecondStep(ctx, { kind: 'mailbox', id: box.id }, how.method);
+  const token = await createSession(ctx, 'mailbox', { id: box.id, email: box.address, locale: ctx.locale, customerId: box.owner_id });
+  await audit(db, { ...ctx, actor: mailboxActor(box) }, { action: 'login', targetType: 'email', targetId: box.id, userId: box.owner_id, after: { ...how, area: 'mail', ...(secondFactor ? { second_factor: secondFactor } : {}) } });
+  return { id: box.id, email: box.address, address_unicode: box.address_unicode, name: box.name, token };
 }
 
 export const mailboxActor = (box: MailboxLogin, sessionId = 0): MailboxActor => ({

@@ -13,7 +13,7 @@ import { appendMessage, deleteTicket, findAttachment, getTicket, listTickets, op
 
 /** Unassigning sends null (or an empty value from a form). */
 const assignee = z
-  .preprocess((v) => (v === '' || v === 0 || v === '0' ? null : v), z.union([z.null(), idSchema]))
+  .preprocess((v) => (v === '' ? null : v), z.union([z.null(), idSchema]))
   .optional();
 
 const files = 'Also as multipart/form-data, with files in `attachments` (ATTACHMENT_MAX_COUNT files of at most ATTACHMENT_MAX_BYTES; png, jpeg, gif, webp, pdf, plain text, checked by content).';

@@ -7,12 +7,13 @@ import { customerSession, mailboxSession, operatorSession } from '../authProvide
 import { alert } from '../dialogs/store';
 import { currentLocale, translate } from '../i18n';
 import { createHttpClient } from './client';
-import type { ApiError } from './errors';
+import { SECOND_FACTOR_CODE, type ApiError } from './errors';
 import { hasFieldErrors } from '../area/forms';
 
 /** Field errors are shown beside their fields by the form that sent them; everything else in the WARNING alert. */
 export function reportError(error: ApiError) {
-  if (hasFieldErrors(error.errors)) return;
+  // A second factor being asked for is the sign-in's next step, not a failure.
+  if (hasFieldErrors(error.errors) || error.code === SECOND_FACTOR_CODE) return;
   void alert('WARNING', translate(error.message, { _: error.message, ...error.params }));
 }
 

@@ -2,6 +2,8 @@
 export type FieldErrors = Record<string, { message: string; params?: Record<string, unknown> }>;
 
 export const SESSION_CODE = 20000;
+/** The password was right and a second factor is needed: params hold the pending sign-in (the sign-in pages show the second step). */
+export const SECOND_FACTOR_CODE = 40103;
 /** Our own codes for failures that never reached the API's envelope. */
 export const TIMEOUT_CODE = -1;
 export const NETWORK_CODE = -2;

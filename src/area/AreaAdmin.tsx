@@ -8,6 +8,7 @@ import { areaLayout } from './AreaLayout';
 import { areaMenu } from './AreaMenu';
 import type { createArea } from './createArea';
 import { AreaLoading } from './Loading';
+import { areaRoutes } from './routes';
 import { areaTheme } from './theme';
 import { ToNotFound } from './ToNotFound';
 
@@ -19,7 +20,7 @@ export function areaAdmin(options: { area: ReturnType<typeof createArea>; Dashbo
   const { area, Dashboard, Profile } = options;
   const Layout = areaLayout(areaMenu(area.menu, { profile: Profile !== undefined, dashboardLabel: options.dashboardLabel }));
   const lookups = { screens: area.screens, declarations: area.declarations };
-  return function AreaApp() {
+  function AreaApp() {
     return (
       <AreaScreensProvider value={lookups}>
         <Admin
@@ -49,5 +50,8 @@ export function areaAdmin(options: { area: ReturnType<typeof createArea>; Dashbo
         </Admin>
       </AreaScreensProvider>
     );
-  };
+  }
+  /** Every route it serves (./routes.ts). */
+  AreaApp.routes = areaRoutes(`/${area.name}`, area, { profile: Profile !== undefined });
+  return AreaApp;
 }

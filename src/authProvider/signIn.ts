@@ -49,3 +49,27 @@ export async function mailboxSignIn(publicApi: HttpClient, params: { email: stri
   session.set({ id: signedIn.id, address: signedIn.email, token: signedIn.token });
   return signedIn;
 }
+
+/** The areas' paths in the API (/api/admin, /api/manage, /api/mail). */
+export type SignInArea = 'admin' | 'manage' | 'mail';
+
+/** The session an area's sign-in answered, stored as that area's (the first step's answer and the second step's are alike). */
+export function storeSession(area: SignInArea, signedIn: CustomerSignedIn | (OperatorSession & { role?: string }) | MailboxSignedIn) {
+  if (area === 'admin') {
+    const customer = signedIn as CustomerSignedIn;
+    customerSession.set({ id: customer.id, email: customer.email, is_verified: customer.is_verified ? 1 : 0, token: customer.token });
+  } else if (area === 'manage') {
+    const operator = signedIn as OperatorSession;
+    operatorSession.set({ id: operator.id, username: operator.username, token: operator.token });
+  } else {
+    const box = signedIn as MailboxSignedIn;
+    mailboxSession.set({ id: box.id, address: box.email, token: box.token });
+  }
+}
+
+/** A later step of a sign-in (second factor, passkey, enrolment): a public call of the area whose answer is the session. */
+export async function signInStep<T extends { token: string }>(publicApi: HttpClient, area: SignInArea, path: string, params: Record<string, unknown>): Promise<T> {
+  const signedIn = await publicApi<T>({ method: 'POST', path: `/api/${area}/login/${path}`, params });
+  storeSession(area, signedIn as never);
+  return signedIn;
+}

@@ -4,6 +4,7 @@ import { apiKeysPage } from '../apiKeys/ApiKeysPage';
 import type { AreaFeature } from '../area/features';
 import { aliasDomains, aliases, domains, mailboxes } from '../mail';
 import { buyStoragePage, orders, pointsLedger } from '../shop';
+import { customerSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { tickets } from '../support';
 import { signedInPage } from '../signedIn/SignedInPage';
@@ -22,6 +23,7 @@ export const customerFeatures: readonly AreaFeature[] = [
   pointsLedger,
   tickets,
   buyStoragePage,
+  customerSecurityPage,
   signedInPage,
   apiKeysPage('admin'),
   // No screen here (the profile page is the account's own), but the activity log tells of the account's changes.

@@ -375,6 +375,16 @@ export const appAreaEn = {
       hidden: '(hidden)',
       no_changes: 'No details recorded.',
       action: {
+        // Second factors
+        totp_enable: 'turned on the authenticator app for',
+        totp_disable: 'turned off the authenticator app of',
+        recovery_codes_renew: 'made new recovery codes for',
+        passkey_add: 'added a passkey to',
+        passkey_remove: 'removed a passkey from',
+        second_factor_failed: 'gave a wrong second factor for',
+        second_factor_reset: 'reset the second factor of',
+        second_factor_required: 'now requires a second factor of',
+        second_factor_not_required: 'no longer requires a second factor of',
         create: 'added',
         update: 'changed',
         update_with_password: 'changed (with the password)',
@@ -401,7 +411,7 @@ export const appAreaEn = {
         end_session: 'ended',
         end_other_sessions: 'ended every other session of',
       },
-      target: { user: 'account', operator: 'operator account', session: 'session', api_key: 'API key' },
+      target: { operators: 'every operator', team: 'the team members', user: 'account', operator: 'operator account', session: 'session', api_key: 'API key' },
     },
     template: {
       verify_code: 'Registration code',

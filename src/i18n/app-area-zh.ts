@@ -377,6 +377,16 @@ export const appAreaZh: AppAreaMessages = {
       hidden: '（已隐藏）',
       no_changes: '没有记录详细内容。',
       action: {
+        // 两步验证
+        totp_enable: '启用了身份验证器应用：',
+        totp_disable: '关闭了身份验证器应用：',
+        recovery_codes_renew: '重新生成了恢复码：',
+        passkey_add: '添加了通行密钥：',
+        passkey_remove: '删除了通行密钥：',
+        second_factor_failed: '第二重验证输入错误：',
+        second_factor_reset: '重置了两步验证：',
+        second_factor_required: '要求必须使用两步验证：',
+        second_factor_not_required: '不再要求使用两步验证：',
         create: '添加了',
         update: '修改了',
         update_with_password: '修改了（含密码）',
@@ -403,7 +413,7 @@ export const appAreaZh: AppAreaMessages = {
         end_session: '结束了',
         end_other_sessions: '结束了其他所有会话：',
       },
-      target: { user: '账户', operator: '管理员账户', session: '会话', api_key: 'API 密钥' },
+      target: { operators: '所有管理员', team: '团队成员', user: '账户', operator: '管理员账户', session: '会话', api_key: 'API 密钥' },
     },
     template: {
       verify_code: '注册验证码',

@@ -9,6 +9,7 @@ import { AppPasswordsPage } from '../appPasswords/AppPasswordsPage';
 import type { AreaPage } from '../area/features';
 import { ForwardingPage, OutOfOfficePage, PasswordPage } from './pages';
 import { MailboxSettingsPage } from './SettingsPage';
+import { mailboxSecurityPage } from '../security';
 import { signedInPage } from '../signedIn/SignedInPage';
 
 export const mailboxOwnerFeatures: readonly AreaPage[] = [
@@ -16,6 +17,7 @@ export const mailboxOwnerFeatures: readonly AreaPage[] = [
   { path: 'forwarding', label: 'app.mail_area.menu.forwarding', icon: ForwardToInboxIcon, element: createElement(ForwardingPage) },
   { path: 'app-passwords', label: 'app.mail_area.menu.app_passwords', icon: KeyIcon, element: createElement(AppPasswordsPage) },
   { path: 'password', label: 'app.mail_area.menu.password', icon: PasswordIcon, element: createElement(PasswordPage) },
+  mailboxSecurityPage,
   signedInPage,
   { path: 'settings', label: 'app.mail_area.menu.settings', icon: SettingsIcon, element: createElement(MailboxSettingsPage) },
 ];

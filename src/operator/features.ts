@@ -12,6 +12,7 @@ import { jobsPage } from '../jobs';
 import { aliasDomains, aliases, deletedMailboxes, domains, mailboxes } from '../mail';
 import { sendLog, emailTemplates } from '../outbox';
 import { orders, pointsLedger, products, promotions } from '../shop';
+import { operatorSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { cannedReplies, guestMessages, tickets } from '../support';
 import { mailServerPage } from './MailServerPage';
@@ -28,5 +29,5 @@ export const operatorFeatures: readonly AreaEntry[] = [
   { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains] },
   { group: 'shop', label: 'app.menu.shop', icon: StorefrontIcon, features: [products, promotions, orders, pointsLedger] },
   { group: 'support', label: 'app.menu.support', icon: SupportAgentIcon, features: [tickets, cannedReplies, guestMessages] },
-  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, mailServerPage, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },
+  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },
 ];

@@ -10,6 +10,8 @@ import { Alert, Tabs, TextLink } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 import { useReturnPath } from './returnPath';
+import { orSecondStep, type PendingSignIn } from '../security/pending';
+import { PasskeySignInButton, SecondStep } from '../security/SecondStep';
 
 const signIn = customerSignIn(publicApi);
 
@@ -21,18 +23,27 @@ export function LoginPage() {
   const [mode, setMode] = useState<'password' | 'code'>('password');
   const [codeSent, setCodeSent] = useState(false);
   const form = useApiForm({ email: '', password: '', code: '' });
+  const [pending, setPending] = useState<PendingSignIn>();
 
   const enter = (account: CustomerSignedIn) =>
     account.is_verified ? navigate(next, { replace: true }) : navigate(`/verify?email=${encodeURIComponent(account.email)}`, { replace: true });
 
   const submit = form.submit(async ({ email, password, code }) => {
-    if (mode === 'password') return enter(await signIn.withPassword({ email, password }));
+    if (mode === 'password') return orSecondStep(async () => enter(await signIn.withPassword({ email, password })), setPending);
     if (!codeSent) {
       await publicApi({ method: 'POST', path: '/api/admin/login/send_code', params: { email, purpose: 'login' } });
       return setCodeSent(true);
     }
-    return enter(await signIn.withCode({ email, code }));
+    return orSecondStep(async () => enter(await signIn.withCode({ email, code })), setPending);
   });
+
+  if (pending) {
+    return (
+      <FormCard title={t('app.second_factor.title')} className="login-page second-factor-page">
+        <SecondStep<CustomerSignedIn> area="admin" pending={pending} onSignedIn={enter} onRestart={() => setPending(undefined)} />
+      </FormCard>
+    );
+  }
 
   return (
     <FormCard title={t('app.login.title')} className="login-page">
@@ -59,6 +70,7 @@ export function LoginPage() {
         )}
         <SubmitButton busy={form.busy}>{mode === 'code' && !codeSent ? t('app.auth.send_code') : t('app.login.submit')}</SubmitButton>
       </form>
+      <PasskeySignInButton<CustomerSignedIn> area="admin" onSignedIn={enter} />
       <div className="form-card-links">
         <TextLink to="/register">{t('app.login.to_register')}</TextLink>
         <TextLink to="/forgot_password">{t('app.login.forgot')}</TextLink>

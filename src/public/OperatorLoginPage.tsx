@@ -1,4 +1,5 @@
 /** /login-manage: an operator signs in. */
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { publicApi } from '../api/clients';
 import { operatorSignIn } from '../authProvider/signIn';
@@ -8,17 +9,31 @@ import { TextField } from './TextField';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
 import { useReturnPath } from './returnPath';
+import { orSecondStep, type PendingSignIn } from '../security/pending';
+import { PasskeySignInButton, SecondStep } from '../security/SecondStep';
 
 export function OperatorLoginPage() {
   const { t } = usePublicI18n();
   const navigate = useNavigate();
   const next = useReturnPath('/manage');
   const form = useApiForm({ username: '', password: '' });
+  const [pending, setPending] = useState<PendingSignIn>();
+  const enter = () => navigate(next, { replace: true });
 
-  const submit = form.submit(async ({ username, password }) => {
-    await operatorSignIn(publicApi, { username, password });
-    navigate(next, { replace: true });
-  });
+  const submit = form.submit(({ username, password }) =>
+    orSecondStep(async () => {
+      await operatorSignIn(publicApi, { username, password });
+      enter();
+    }, setPending),
+  );
+
+  if (pending) {
+    return (
+      <FormCard title={t('app.second_factor.title')} className="operator-login-page second-factor-page">
+        <SecondStep area="manage" pending={pending} onSignedIn={enter} onRestart={() => setPending(undefined)} />
+      </FormCard>
+    );
+  }
 
   return (
     <FormCard title={t('app.manage_login.title')} className="operator-login-page">
@@ -28,6 +43,7 @@ export function OperatorLoginPage() {
         <TextField {...form.field('password')} label={t('app.auth.password')} type="password" autoComplete="current-password" fullWidth margin="dense" required />
         <SubmitButton busy={form.busy}>{t('app.login.submit')}</SubmitButton>
       </form>
+      <PasskeySignInButton area="manage" onSignedIn={enter} />
     </FormCard>
   );
 }

@@ -4,11 +4,16 @@ import type { TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf, uniqueEmail } from '../helpers/fixtures.js';
 import { GiB, mailboxOwner, mailFixtures, MiB, uniqueDomain } from '../helpers/mail-fixtures.js';
 import type { Caller } from './authorization.matrix.js';
+// Second factors.
+import { SoftAuthenticator } from '../helpers/authenticator.js';
+import { addPasskey, totpCode, type Area } from '../helpers/second-factor.js';
 // Shop.
 import { shopFixtures } from '../helpers/shop-fixtures.js';
 import { mailSendJob } from '../../server/outbox/mailer.js';
 // Support (tickets)
 import { openTicket, png } from '../helpers/support.js';
+
+const firstOf = { admin: 'customerA', manage: 'superadmin', mail: 'mailboxA' } as const;
 
 export async function buildFixture(t: TestApp) {
   const customerA = await signUpCustomer(t);
@@ -61,6 +66,19 @@ export async function buildFixture(t: TestApp) {
     async renewSession(caller: Caller) {
       if (caller !== 'anonymous') accounts[caller].token = await this.freshToken(caller);
     },
+    // Second factors: a right code for an enrolment the caller starts in an area (a made-up one
+    // where the caller may not start one), a device's answer to the area's passkey options, and
+    // a passkey of the area's first person (customer A, superadmin, mailbox A).
+    async totpEnrolmentCode(caller: Caller, area: Area) {
+      const started = await t.post(`/api/${area}/second_factor/totp_start`, {}, { token: this.tokenOf(caller) });
+      return started.code === 0 ? totpCode(started.data.secret) : '123456';
+    },
+    async passkeyAnswer(caller: Caller, area: Area) {
+      const options = await t.post(`/api/${area}/second_factor/passkey_options`, {}, { token: this.tokenOf(caller) });
+      if (options.code !== 0) return { challenge_token: 'none', response: { id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'e30' } } };
+      return { challenge_token: options.data.challenge_token, response: new SoftAuthenticator(t.config.publicUrl).create(options.data.options) };
+    },
+    passkeyOfFirst: async (area: Area) => (await addPasskey(t, area, accounts[firstOf[area]].token, new SoftAuthenticator(t.config.publicUrl))).id,
     newEmail: () => uniqueEmail('matrix'),
     newName: () => `m${crypto.randomBytes(5).toString('hex')}`,
     teamMemberOfA: async () => (await teamMemberOf(t, accounts.customerA)).id,

@@ -57,6 +57,38 @@ const mailboxArea = (otherMailbox: Outcome): Record<Caller, Outcome> => ({ ...ev
 const ownMailbox = mailboxArea('ok');
 const refusedToCustomers: Record<Caller, Outcome> = { ...everyone('session'), customerA: 'forbidden', customerB: 'forbidden', memberA: 'forbidden' };
 
+/**
+ * Second factors, the same calls in each area: the sign-in steps are public (a made-up pending
+ * sign-in answers 40102); a person's own factors are theirs in their own area, and a passkey of
+ * the area's first person (customer A, superadmin, mailbox A) is nobody else's. The rows run in
+ * order: TOTP on, recovery codes, TOTP off.
+ */
+function secondFactorRows(area: 'admin' | 'manage' | 'mail'): MatrixRow[] {
+  const own = area === 'admin' ? ownAccount : area === 'manage' ? allStaff : ownMailbox;
+  const firstOnly: Record<Caller, Outcome> =
+    area === 'admin'
+      ? { ...own, customerB: 'not_found', memberA: 'not_found' }
+      : area === 'manage'
+        ? { ...own, support: 'not_found', billing: 'not_found' }
+        : { ...own, mailboxB: 'not_found' };
+  const madeUp = { id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'e30' } };
+  return [
+    { call: `POST /api/${area}/login/second_factor`, input: () => ({ token: 'made-up', code: '123456' }), expect: everyone('public') },
+    { call: `POST /api/${area}/login/passkey_options`, input: () => ({}), expect: everyone('public') },
+    { call: `POST /api/${area}/login/passkey`, input: () => ({ challenge_token: 'made-up', response: madeUp }), expect: everyone('public') },
+    { call: `POST /api/${area}/login/enrol_totp`, input: () => ({ token: 'made-up' }), expect: everyone('public') },
+    { call: `POST /api/${area}/login/enrol_totp_confirm`, input: () => ({ token: 'made-up', code: '123456' }), expect: everyone('public') },
+    { call: `GET /api/${area}/second_factor/info`, input: () => ({}), expect: own },
+    { call: `POST /api/${area}/second_factor/totp_start`, input: () => ({}), expect: own },
+    { call: `POST /api/${area}/second_factor/totp_confirm`, input: async (fx, caller) => ({ code: await fx.totpEnrolmentCode(caller, area) }), expect: own },
+    { call: `POST /api/${area}/second_factor/recovery_codes`, input: () => ({}), expect: own },
+    { call: `POST /api/${area}/second_factor/totp_disable`, input: () => ({}), expect: own },
+    { call: `POST /api/${area}/second_factor/passkey_options`, input: () => ({}), expect: own },
+    { call: `POST /api/${area}/second_factor/passkey_add`, input: async (fx, caller) => ({ name: 'Laptop', ...(await fx.passkeyAnswer(caller, area)) }), expect: own },
+    { call: `POST /api/${area}/second_factor/passkey_delete`, input: async (fx) => ({ id: await fx.passkeyOfFirst(area) }), expect: firstOnly },
+  ];
+}
+
 export const matrix: MatrixRow[] = [
   // Public calls: answered for anyone, whatever token comes along.
   { call: 'POST /api/message/send', input: () => ({ name: 'Visitor', email: 'visitor@example.com', content: 'Hello' }), expect: everyone('public') },
@@ -344,4 +376,15 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/guest_message/reply', input: async (fx) => ({ id: await fx.guestMessage(), subject: 'Re: Hello', body: 'Hello to you' }), expect: operatorArea('support') },
   { call: 'POST /api/manage/guest_message/handle', input: async (fx) => ({ id: await fx.guestMessage(), handled: 1 }), expect: operatorArea('support') },
   { call: 'GET /api/manage/guest_message/replies', input: async (fx) => ({ id: await fx.guestMessage() }), expect: allStaff },
+
+  // Second factors (TOTP, recovery codes, passkeys) in the three areas, and who must have one.
+  // Last: the callers keep the passkeys they add, and would sign in in two steps after this.
+  ...secondFactorRows('admin'),
+  ...secondFactorRows('manage'),
+  ...secondFactorRows('mail'),
+  { call: 'GET /api/manage/second_factor/policy', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/second_factor/update_policy', input: () => ({ operators_required: false }), expect: operatorArea() },
+  { call: 'GET /api/admin/second_factor/team_policy', input: () => ({}), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/second_factor/update_team_policy', input: () => ({ required: false }), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/manage/user/reset_second_factor', input: async (fx) => ({ id: await fx.customer(), reason: 'Lost phone' }), expect: operatorArea('support') },
 ];

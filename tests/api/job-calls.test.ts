@@ -89,7 +89,9 @@ describe('a failed job, seen and retried', () => {
     expect(await t.post('/api/manage/job/retry', { id: failedId }, { token: root })).toMatchObject({ status: 409, code: 40900, message: 'error.job_not_failed' });
     expect(await t.post('/api/manage/job/discard', { id: failedId }, { token: root })).toMatchObject({ status: 409, code: 40900, message: 'error.job_not_discardable' });
     expect(await t.post('/api/manage/job/retry', { id: '424242' }, { token: root })).toMatchObject({ status: 404, code: 40400 });
-    expect(await t.get('/api/manage/job/get', { id: 'not-a-job' }, { token: root })).toMatchObject({ status: 404, code: 40400 });
+    expect(await t.get('/api/manage/job/get', { id: '00000000-0000-4000-8000-000000000000' }, { token: root })).toMatchObject({ status: 404, code: 40400 });
+    // Not a job's id at all (neither a number nor a UUID as the queue gives them): malformed, not unknown.
+    expect(await t.get('/api/manage/job/get', { id: 'not-a-job' }, { token: root })).toMatchObject({ status: 400, code: 40000, errors: { id: {} } });
     expect(await t.post('/api/manage/job/retry', {}, { token: root })).toMatchObject({ status: 400, code: 40000 });
     expect(await t.post('/api/manage/job/list', { filter: { state: 'lost' } }, { token: root })).toMatchObject({ status: 400, code: 40000 });
     expect((await t.get('/api/manage/job/get', { id: failedId }, { token: root })).data.state).toBe('done');

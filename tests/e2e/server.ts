@@ -23,7 +23,7 @@ declare module 'vitest' {
 
 const operator = { username: 'root', password: 'root-password-1' };
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -44,7 +44,7 @@ function freeUdpPort(): Promise<number> {
   });
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, log: () => string) {
+export async function waitUntilUp(url: string, child: ChildProcess, log: () => string) {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${log()}`);

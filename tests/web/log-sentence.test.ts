@@ -60,4 +60,15 @@ describe('the activity log as sentences', () => {
     const suspended = { actor_type: 'customer', action: 'update', target_type: 'team_member', target_id: 4, before: { status: 'active' }, after: { status: 'disabled' } };
     expect(logChanges(suspended, declarationsOf('manage'), 'en', translator('en'))).toEqual([{ field: 'status', label: 'Status', before: 'Active', after: 'Disabled' }]);
   });
+
+  it('When second factors change, then the sentences name the account, and a rule for a whole group reads without a name', () => {
+    const added = { actor_type: 'customer', actor_name: 'ann@example.com', action: 'passkey_add', target_type: 'user', target_id: 7, after: { email: 'ann@example.com', name: 'Laptop' } };
+    expect(logSentence(added, 'admin', 'en', translator('en'))).toBe('You added a passkey to the account “ann@example.com”');
+    expect(logSentence(added, 'admin', 'zh', translator('zh'))).toBe('您添加了通行密钥：账户「ann@example.com」');
+    const reset = { actor_type: 'operator', actor_name: 'root', action: 'second_factor_reset', target_type: 'user', target_id: 7, after: { email: 'ann@example.com', reason: 'Lost phone' } };
+    expect(logSentence(reset, 'admin', 'en', translator('en'))).toBe('An operator reset the second factor of the account “ann@example.com”');
+    const policy = { actor_type: 'operator', actor_name: 'root', action: 'second_factor_required', target_type: 'operators', before: { required: false }, after: { required: true } };
+    expect(logSentence(policy, 'manage', 'en', translator('en'))).toBe('Operator root now requires a second factor of every operator');
+    expect(logSentence(policy, 'manage', 'zh', translator('zh'))).toBe('管理员 root要求必须使用两步验证：所有管理员');
+  });
 });

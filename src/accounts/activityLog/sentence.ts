@@ -66,7 +66,9 @@ export function recordName(entry: LogEntry): string {
 }
 
 export function logSentence(entry: LogEntry, area: Area, locale: 'zh' | 'en', t: Translate): string {
-  const target = t('app.log.record', { type: typeName(entry.target_type, locale, t), name: recordName(entry) });
+  const name = recordName(entry);
+  // A record without a name (a rule that applies to a whole group) reads as its type alone.
+  const target = name ? t('app.log.record', { type: typeName(entry.target_type, locale, t), name }) : typeName(entry.target_type, locale, t);
   const action = t(`app.log.action.${entry.action}`, { _: entry.action });
   const person = who(entry, area, t);
   const by = entry.api_key_name ? t('app.log.with_key', { who: person, name: entry.api_key_name }) : person;
