@@ -9,7 +9,7 @@ import { requireSecondStep, type SecondFactorMethod } from '../security/gate.js'
 import { createSession } from './sessions.js';
 
 // Its address and language: where a sign-in from a new device is told.
-type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status' | 'email' | 'locale'> & { id: number };
+type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status'> & { id: number; email: string | null; locale: string };
 
 /**
  * Answers the spec's session (id, username, role, token); an operator with a second factor, or

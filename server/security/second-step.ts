@@ -55,7 +55,7 @@ export async function finishSignIn(ctx: CallContext, pending: Challenge | undefi
       return signIn(ctx, account, how as Parameters<typeof signIn>[2], method);
     }
     case 'operator': {
-      const operator = await ctx.services.db.selectFrom('admin').select(['id', 'username', 'role', 'status']).where('id', '=', holder.id).executeTakeFirst();
+      const operator = await ctx.services.db.selectFrom('admin').select(['id', 'username', 'role', 'status', 'email', 'locale']).where('id', '=', holder.id).executeTakeFirst();
       if (!operator) throw signInExpired();
       return signInOperator(ctx, operator, how as 'password' | 'passkey', method);
     }
