@@ -8,6 +8,7 @@ import type { Locale } from '../../resources/customer.js';
 import { requireSecondStep, type SecondFactorMethod } from '../security/gate.js';
 import { createSession } from './sessions.js';
 
+// Its address and language: where a sign-in from a new device is told.
 type SignedInOperator = Pick<OperatorRow, 'username' | 'role' | 'status'> & { id: number; email: string | null; locale: string };
 
 /**

@@ -58,7 +58,7 @@ export type SignInMethod = 'password' | 'verify' | 'code' | 'invitation' | 'pass
  * 40103), until the second step gives `secondFactor`.
  */
 export async function signIn(ctx: CallContext, account: Account, how: SignInMethod, secondFactor?: SecondFactorMethod) {
-  const { db } = ctx.services;
+  const { db, config } = ctx.services;
   if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
   if (how !== 'password' && !account.is_verified) {
     await db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
