@@ -68,6 +68,11 @@ describe('the bar', () => {
           '/api/mail/rules/info',
           '/api/mail/rules/update_forwarding',
           '/api/mail/rules/update_out_of_office',
+          '/api/mail/spam/info',
+          '/api/mail/spam/update',
+          '/api/mail/spam_list/create',
+          '/api/mail/spam_list/delete',
+          '/api/mail/spam_list/list',
         ].sort(),
       );
       expect(document.paths['/api/mail/me/info'].get['x-caller']).toMatch(/mailbox owner/);
