@@ -48,10 +48,10 @@ export const spamList = defineResource({
     domain_id: { kind: 'reference', reference: 'domain', writable: 'create', list: true, filter: 'eq' },
     /** Empty: the whole domain's list. */
     mailbox_id: { kind: 'reference', reference: 'email', writable: 'create', list: true, filter: 'eq', schema: z.union([idSchema, z.null(), z.literal('')]).transform((v) => (v === '' ? null : v)) },
-    sender: { kind: 'text', schema: senderPattern, required: true, writable: 'create', list: true, sortable: true, search: true },
-    action: { kind: 'enum', choices: ['allow', 'block'], required: true, writable: 'create', list: true, filter: 'eq' },
+    sender: { kind: 'text', schema: senderPattern, required: true, writable: 'create', list: true },
+    action: { kind: 'enum', choices: ['allow', 'block'], required: true, writable: 'create', list: true },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: true },
   },
   admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', delete: 'team' },
   manage: { listVia: 'query', list: staff, get: staff, create: supportStaff, delete: supportStaff },

@@ -85,6 +85,11 @@ describe('the bar', () => {
           '/api/mail/session/end',
           '/api/mail/session/end_others',
           '/api/mail/session/list',
+          '/api/mail/spam/info',
+          '/api/mail/spam/update',
+          '/api/mail/spam_list/create',
+          '/api/mail/spam_list/delete',
+          '/api/mail/spam_list/list',
         ].sort(),
       );
       expect(document.paths['/api/mail/me/info'].get['x-caller']).toMatch(/mailbox owner/);
