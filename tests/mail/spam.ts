@@ -204,11 +204,11 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     await readFolder(address('inbox'), 'INBOX', subject);
     const spamBefore = await learned('BAYES_SPAM');
     await move(address('inbox'), 'INBOX', 'Junk', subject);
-    await ctx.stack().waitFor('rspamd to learn spam', async () => ((await learned('BAYES_SPAM')) > spamBefore ? true : undefined));
+    await ctx.stack().waitFor('rspamd to learn spam', async () => ((await learned('BAYES_SPAM')) > spamBefore ? true : undefined), 60_000);
     const hamBefore = await learned('BAYES_HAM');
     await move(address('inbox'), 'Junk', 'INBOX', `junk ${tag}`);
-    await ctx.stack().waitFor('rspamd to learn ham', async () => ((await learned('BAYES_HAM')) > hamBefore ? true : undefined));
-  });
+    await ctx.stack().waitFor('rspamd to learn ham', async () => ((await learned('BAYES_HAM')) > hamBefore ? true : undefined), 60_000);
+  }, 150_000);
 
   it('Spam: when a mailbox submits GTUBE, then it is refused and the mailbox is held: its next submission is refused with the reason, the customer and operators are told, and the customer releases it', async () => {
     const spam = await submitAs('sender', 'someone@client.test', mime(address('sender'), 'someone@client.test', `outgoing spam ${tag}`, `${GTUBE}\n`));
