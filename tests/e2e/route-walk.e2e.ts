@@ -55,6 +55,7 @@ async function buildWorld() {
   const gone = await ok(api('POST', '/api/admin/email/create', { domain_id: domain.id, local_part: 'old', password: 'mailbox-pass-3', quota: 64 * 1024 ** 2 }, customer.token), 'mailbox to delete');
   await ok(api('POST', '/api/admin/email/delete', { id: gone.id }, customer.token), 'mailbox deleted');
   await ok(api('POST', '/api/admin/alias/create', { domain_id: domain.id, local_part: 'info', goto: [box.address] }, customer.token), 'alias');
+  await ok(api('POST', '/api/admin/spam_list/create', { domain_id: domain.id, sender: 'offers@spammer.example', action: 'block' }, customer.token), 'blocked sender');
   mailbox.token = (await ok(api('POST', '/api/mail/login/login', { email: box.address, password: mailbox.password }), 'mailbox sign-in')).token;
   await ok(api('POST', '/api/mail/app_password/create', { name: 'Laptop' }, mailbox.token), 'app password');
   // The shop: a product on promotion, points, one paid and one pending order.
