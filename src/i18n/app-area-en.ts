@@ -423,6 +423,7 @@ export const appAreaEn = {
       guest_reply: 'Reply to a guest message',
       sign_in_attempts: 'Password being guessed',
       new_device_sign_in: 'Sign-in from a new device',
+      mailbox_held: 'Mailbox held for spam',
       order_paid: 'Order paid',
       storage_reminder: 'Storage expiry reminder',
       storage_expired: 'Storage expired',

@@ -425,6 +425,7 @@ export const appAreaZh: AppAreaMessages = {
       guest_reply: '留言回复',
       sign_in_attempts: '密码被猜测提醒',
       new_device_sign_in: '新设备登录提醒',
+      mailbox_held: '邮箱因垃圾邮件被暂停发信',
       order_paid: '订单已支付',
       storage_reminder: '存储空间到期提醒',
       storage_expired: '存储空间已到期',

@@ -79,6 +79,8 @@ export default async function setup(project: TestProject) {
       ADMIN_USERNAME: operator.username,
       ADMIN_PASSWORD: operator.password,
       LOG_LEVEL: 'warn',
+      // Behind a proxy as in production: a test client may say which address it calls from.
+      TRUST_PROXY: '1',
       DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       MAIL_HOSTNAME: 'mx.maildesk.test',
       SMTP_URL: '',
