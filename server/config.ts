@@ -1,6 +1,20 @@
 /** Configuration from the environment; every variable is optional (see README). */
 import path from 'node:path';
 
+/** An S3-compatible bucket for files (S3_BUCKET and the other S3_* variables). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT: a self-hosted store's URL; none: AWS. */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** S3_PATH_STYLE: the bucket in the path (most self-hosted stores); default on when S3_ENDPOINT is set. */
+  pathStyle: boolean;
+  /** S3_PREFIX: keys start with this (several installations in one bucket). */
+  prefix: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -62,6 +76,13 @@ export interface Config {
   mailboxDeleteMode: 'remove' | 'archive';
   /** Days a deleted mailbox's record is kept once its mail is removed or archived, or it was restored (DELETED_MAILBOX_RETENTION_DAYS). */
   deletedMailboxRetentionDays: number;
+  // Operations
+  /** Files (attachments) in an S3-compatible bucket; none: in the database. */
+  s3?: S3Settings;
+  /** METRICS_TOKEN: /metrics answers `Authorization: Bearer <this>`; with neither it nor METRICS_ALLOW, /metrics is off (404). */
+  metricsToken?: string;
+  /** METRICS_ALLOW: addresses (comma-separated, exact IPs) /metrics answers without the token. */
+  metricsAllow: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -117,6 +138,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
     mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),
     deletedMailboxRetentionDays: intOf(env.DELETED_MAILBOX_RETENTION_DAYS, 90),
+    // Operations
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION || 'us-east-1',
+          endpoint: env.S3_ENDPOINT || undefined,
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+          pathStyle: env.S3_PATH_STYLE ? env.S3_PATH_STYLE === '1' || env.S3_PATH_STYLE === 'true' : !!env.S3_ENDPOINT,
+          prefix: env.S3_PREFIX || '',
+        }
+      : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsAllow: (env.METRICS_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 
