@@ -5,6 +5,7 @@ import type { Capability } from './core/capability.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
+import { operations } from './operations/index.js';
 import { outbox } from './outbox/index.js';
 import { security } from './security/index.js';
 import { shop } from './shop/index.js';
@@ -14,4 +15,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys, operations];

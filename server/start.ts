@@ -41,7 +41,10 @@ export async function startMaildesk(config: Config, options: StartOptions = {}) 
   const files = await createFileStore(config, database.db);
   const { app, services, calls } = await buildApp({ config, database, db: database.db, dialect: database.dialect, mailer, jobs, limiter, files }, { logger: options.logger });
   let jobsStarted: Promise<void> | undefined;
-  const startJobs = () => (jobsStarted ??= jobs.start(services));
+  const startJobs = () =>
+    (jobsStarted ??= jobs.start(services).then(async () => {
+      for (const capability of capabilities) await capability.started?.(services);
+    }));
   if (!options.deferJobs) await startJobs();
   const close = async () => {
     await app.close();
