@@ -1,14 +1,16 @@
 /**
  * The CSV files the import reads: the template (the header and an example of each kind of row),
  * and the export of the caller's domains, mailboxes and aliases in the same columns, so that an
- * export imports again. Operators' exports carry the password hashes; customers' never do.
+ * export imports again. Operators' exports carry the password hashes; customers' never do. No byte
+ * order mark: the API refuses invisible characters in any text (the web app drops one a
+ * spreadsheet saved).
  */
 import { stringify } from 'csv-stringify/sync';
 import { FileAnswer, type CallContext } from '../core/calls.js';
 import { csvColumns, type CsvRecord } from './csv-rows.js';
 
 const file = (name: string, rows: CsvRecord[]) =>
-  new FileAnswer(Buffer.from(`\ufeff${stringify(rows, { header: true, columns: [...csvColumns] })}`), {
+  new FileAnswer(Buffer.from(stringify(rows, { header: true, columns: [...csvColumns] })), {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
     'cache-control': 'private, no-store',

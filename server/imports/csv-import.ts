@@ -52,6 +52,7 @@ export async function checkCsv(ctx: CallContext, area: Area, text: string) {
     // A domain row (as an export writes it) says which domain follows: nothing to make.
     if (row.type === 'domain') continue;
     let item: ImportItem;
+    const errorsBefore = errors.length;
     if (row.type === 'mailbox') {
       const allocation = allocations.get(domain.owner_id)!;
       const quota = row.quota ?? allocation.storage_max;
@@ -61,6 +62,7 @@ export async function checkCsv(ctx: CallContext, area: Area, text: string) {
     } else {
       item = { kind: 'alias', address: row.address, owner_id: domain.owner_id, goto: row.goto, active: row.active };
     }
+    if (errors.length > errorsBefore) continue;
     items.push(item);
     lines.set(item, row.line);
   }

@@ -62,6 +62,9 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
   const seen = new Map<string, number>();
   for (const { record, info } of records) {
     const line = info.lines;
+    // A row with an error is reported, never held against limits or what is here.
+    const errorsBefore = errors.length;
+    const push = (row: CsvRow) => errors.length === errorsBefore && rows.push(row);
     const r = record as CsvRecord;
     const fail = (column: CsvColumn, message: string, params?: Record<string, unknown>) => errors.push({ line, column, message, ...(params ? { params } : {}) });
     const type = (r.type ?? '').toLowerCase();
@@ -77,7 +80,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
     if (type === 'domain') {
       const name = asciiDomain(address);
       if (!name) fail('address', 'validation.invalid_domain');
-      else if (!duplicate(`domain:${name}`)) rows.push({ line, type, name });
+      else if (!duplicate(`domain:${name}`)) push({ line, type, name });
     } else if (type === 'mailbox') {
       const parsed = mailAddress(address);
       if (!parsed) {
@@ -102,7 +105,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
         quota = parseQuota(r.quota);
         if (quota === undefined || quota < MiB || quota > MAX_QUOTA_BYTES) fail('quota', 'validation.csv_quota', { min: '1 MiB', max: '1 TiB' });
       }
-      rows.push({ line, type, address: parsed.ascii, domain: parsed.ascii.split('@')[1], name, ...(password ? { password } : { password_hash }), quota, active: active ?? true });
+      push({ line, type, address: parsed.ascii, domain: parsed.ascii.split('@')[1], name, ...(password ? { password } : { password_hash }), quota, active: active ?? true });
     } else if (type === 'alias') {
       const catchAll = address.startsWith('@');
       const domain = catchAll ? asciiDomain(address.slice(1)) : mailAddress(address)?.ascii.split('@')[1];
@@ -118,7 +121,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
       else if (targets.length > 100) fail('destinations', 'validation.too_many', { max: 100 });
       const bad = targets.find((t) => !mailAddress(t));
       if (bad) fail('destinations', 'validation.invalid_destination', { address: bad });
-      rows.push({ line, type, address: ascii, domain, goto: targets.map((t) => mailAddress(t)?.ascii ?? t).join(','), active: active ?? true });
+      push({ line, type, address: ascii, domain, goto: targets.map((t) => mailAddress(t)?.ascii ?? t).join(','), active: active ?? true });
     } else {
       fail('type', 'validation.csv_type');
     }

@@ -102,6 +102,7 @@ export async function planPostfixAdmin(db: Db, data: PostfixAdminData, choices: 
     summary.get(m.domain)!.mailboxes++;
   }
 
+  const sourceMailboxes = new Set(data.mailboxes.map((m) => m.username));
   const rules = new Map<string, Extract<ImportItem, { kind: 'rules' }>>();
   const rulesOf = (address: string, owner: number) => rules.get(address) ?? rules.set(address, { kind: 'rules', address, owner_id: owner }).get(address)!;
 
@@ -121,6 +122,8 @@ export async function planPostfixAdmin(db: Db, data: PostfixAdminData, choices: 
       continue;
     }
     const ownMailbox = mailboxOwner.get(address);
+    // The own row of a mailbox left behind (its hash unknown) stays behind with it.
+    if (!ownMailbox && sourceMailboxes.has(address)) continue;
     if (ownMailbox) {
       // A mailbox's own row: itself (delivery) and any others (forwarding).
       const others = targets.filter((t) => t !== address);
