@@ -163,6 +163,8 @@ export async function work(services: Services, id: number, onProgress?: (done: n
     });
     done += batch.length;
     onProgress?.(done, items.length);
+    // SQLite answers without waiting: without this, a whole import would run before any request.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   await services.db.transaction().execute(async (trx) => {
     const at = now();
