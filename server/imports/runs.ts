@@ -87,10 +87,12 @@ export function viewOf(row: Selectable<ImportRunRow>) {
   };
 }
 
-/** The runs a caller may see: a customer's own, or (operators) every one; newest first. */
+/** The runs a caller may see: a customer's own (a team member's: those they started), or (operators) every one; newest first. */
 export async function listRuns(ctx: CallContext, ownerId: number | null) {
   let query = ctx.services.db.selectFrom('import_run').selectAll().orderBy('id', 'desc').limit(50);
   if (ownerId !== null) query = query.where('owner_id', '=', ownerId);
+  // A team member's reports name addresses of the domains they manage: only their own runs.
+  if (ctx.actor.kind === 'customer' && !ctx.actor.isOwner) query = query.where('started_by', '=', whoOf(ctx.actor));
   const rows = await query.execute();
   return { list: rows.map(viewOf), total: rows.length };
 }
@@ -98,6 +100,7 @@ export async function listRuns(ctx: CallContext, ownerId: number | null) {
 export async function findRun(ctx: CallContext, id: number, ownerId: number | null) {
   let query = ctx.services.db.selectFrom('import_run').selectAll().where('id', '=', id);
   if (ownerId !== null) query = query.where('owner_id', '=', ownerId);
+  if (ctx.actor.kind === 'customer' && !ctx.actor.isOwner) query = query.where('started_by', '=', whoOf(ctx.actor));
   const row = await query.executeTakeFirst();
   if (!row) throw notFound();
   return viewOf(row);
