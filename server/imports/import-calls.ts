@@ -14,7 +14,8 @@ import { weakHashes } from './weak-hashes.js';
 
 // A CSV file of 10,000 mailboxes with their hashes is about 1.5 MB.
 const CSV_BODY_LIMIT = 32 * 1024 * 1024;
-const csvInput = z.object({ csv: z.string().min(1).max(CSV_BODY_LIMIT) });
+// Strict: a body that is more than the file (a client's mistake) is refused, not ignored.
+const csvInput = z.strictObject({ csv: z.string().min(1).max(CSV_BODY_LIMIT) });
 const idInput = z.object({ id: idSchema });
 
 const summaries = {
