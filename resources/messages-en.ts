@@ -2,6 +2,9 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    // Imports
+    import_source_unreadable: 'The PostfixAdmin database could not be read: %{reason}',
+    csv_invalid: 'The file has %{count} problem(s); nothing was imported. Correct the lines named and try again.',
     // Second factors (TOTP, recovery codes, passkeys)
     second_factor_needed: 'Your password is right. Now confirm it is you with your second factor: a code from your authenticator app, a recovery code, or a passkey.',
     second_factor_enrol: 'Your password is right. A second factor is required for this account: set up an authenticator app to finish signing in.',
@@ -79,6 +82,22 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    csv_malformed: 'This line is not valid CSV (%{reason})',
+    csv_empty: 'The file has no rows below its header',
+    csv_too_many_rows: 'At most %{max} rows per file',
+    csv_unknown_column: 'Unknown column "%{column}"',
+    csv_missing_column: 'The column "%{column}" is missing',
+    csv_flag: 'Use 1 or 0 (yes or no)',
+    csv_duplicate: 'The same address is already on line %{line}',
+    csv_address: 'Not a valid address (anna@example.org, or @example.org for a catch-all alias)',
+    csv_password_or_hash: 'Give either a password or a password hash',
+    csv_password_length: 'A password has %{min} to %{max} characters',
+    csv_hash_scheme: 'Not a password hash Dovecot verifies (e.g. {SHA512-CRYPT}$6$…, $1$…, {ARGON2ID}…)',
+    csv_quota: 'A quota from %{min} to %{max}: bytes, or with a unit (500M, 2G)',
+    csv_type: 'The type is mailbox or alias',
+    csv_domain_unknown: 'The domain %{domain} is not one of yours here',
+    csv_domain_suspended: 'The domain %{domain} is suspended',
+    csv_capacity: 'The mailboxes up to this line need more storage than you have left (%{available_text})',
     second_factor_code: 'Enter the 6-digit code from your authenticator app, or a recovery code',
     ip_or_cidr: 'Not an IP address or CIDR range (e.g. 203.0.113.7 or 203.0.113.0/24)',
     in_the_past: 'Must be in the future',

@@ -4,6 +4,9 @@ import type { ServerMessages } from './messages-en.js';
 export const serverMessagesZh: ServerMessages = {
   ok: '操作成功',
   error: {
+    // 导入
+    import_source_unreadable: '无法读取 PostfixAdmin 数据库：%{reason}',
+    csv_invalid: '文件中有 %{count} 处问题，未导入任何内容。请更正所列的行后重试。',
     // 两步验证（TOTP、恢复码、通行密钥）
     second_factor_needed: '密码正确。请再用第二重验证确认是您本人：身份验证器应用中的验证码、恢复码或通行密钥。',
     second_factor_enrol: '密码正确。此账户必须启用两步验证：请设置身份验证器应用以完成登录。',
@@ -80,6 +83,22 @@ export const serverMessagesZh: ServerMessages = {
     restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
+    csv_malformed: '此行不是有效的 CSV（%{reason}）',
+    csv_empty: '文件表头下没有任何行',
+    csv_too_many_rows: '每个文件最多 %{max} 行',
+    csv_unknown_column: '未知的列“%{column}”',
+    csv_missing_column: '缺少列“%{column}”',
+    csv_flag: '请填写 1 或 0（是或否）',
+    csv_duplicate: '同一地址已出现在第 %{line} 行',
+    csv_address: '地址无效（如 anna@example.org；全域别名写作 @example.org）',
+    csv_password_or_hash: '请填写密码或密码哈希（二选一）',
+    csv_password_length: '密码长度为 %{min} 到 %{max} 个字符',
+    csv_hash_scheme: '不是 Dovecot 能验证的密码哈希（如 {SHA512-CRYPT}$6$…、$1$…、{ARGON2ID}…）',
+    csv_quota: '配额须在 %{min} 到 %{max} 之间：字节数，或带单位（500M、2G）',
+    csv_type: '类型须为 mailbox 或 alias',
+    csv_domain_unknown: '域名 %{domain} 不是您在此的域名',
+    csv_domain_suspended: '域名 %{domain} 已停用',
+    csv_capacity: '到此行为止的邮箱所需存储空间超过您剩余的容量（%{available_text}）',
     second_factor_code: '请输入身份验证器应用中的 6 位验证码，或一个恢复码',
     ip_or_cidr: '不是 IP 地址或 CIDR 网段（例如 203.0.113.7 或 203.0.113.0/24）',
     in_the_past: '必须是将来的时间',

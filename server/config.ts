@@ -52,6 +52,8 @@ export interface Config {
   mailLogRetentionDays: number;
   /** How often an idle job worker looks for due work (JOB_POLL_MS). */
   jobPollMs: number;
+  /** Items an import makes per transaction (IMPORT_BATCH_SIZE, default 250): how much a crash may make it redo. */
+  importBatchSize: number;
   /** Whether this instance starts scheduled tasks (JOB_SCHEDULES=0 turns them off; tests run them by hand). */
   jobSchedules: boolean;
   // Storage
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     mailLogRetentionDays: intOf(env.MAIL_LOG_RETENTION_DAYS, 90),
     jobPollMs: intOf(env.JOB_POLL_MS, 1000),
+    importBatchSize: Math.max(1, intOf(env.IMPORT_BATCH_SIZE, 250)),
     jobSchedules: env.JOB_SCHEDULES !== '0' && env.JOB_SCHEDULES !== 'false',
     // Storage
     storageReminderDays: daysListOf(env.STORAGE_REMINDER_DAYS, [30, 7, 1]),

@@ -23,6 +23,7 @@ import { secondFactors } from './migrations/0020_second_factors.js';
 import { sessionsAndApiKeys } from './migrations/0021_sessions_and_api_keys.js';
 import { spam } from './migrations/0022_spam.js';
 import { storedFiles } from './migrations/0023_stored_files.js';
+import { imports } from './migrations/0024_imports.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -50,6 +51,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0021_sessions_and_api_keys': sessionsAndApiKeys(dialect),
     '0022_spam': spam(dialect),
     '0023_stored_files': storedFiles(dialect),
+    '0024_imports': imports(dialect),
   };
 }
 

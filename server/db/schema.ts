@@ -16,6 +16,7 @@ import type { SecurityTables } from './tables/security.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 import type { SpamTables } from './tables/spam.js';
 import type { FilesTables } from './tables/files.js';
+import type { ImportTables } from './tables/imports.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -31,6 +32,7 @@ export type * from './tables/security.js';
 export type * from './tables/api-keys.js';
 export type * from './tables/spam.js';
 export type * from './tables/files.js';
+export type * from './tables/imports.js';
 
 export interface Database
   extends AccountsTables,
@@ -46,4 +48,5 @@ export interface Database
     SecurityTables,
     ApiKeyTables,
     SpamTables,
-    FilesTables {}
+    FilesTables,
+    ImportTables {}
