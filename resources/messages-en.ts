@@ -2,6 +2,17 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    // Bringing the mail (mail copies from another IMAP server)
+    mail_copy_not_set_up: 'Copying mail from another server is not set up on this installation. Ask your provider.',
+    mail_copy_running: 'A copy into %{address} is already running. Wait for it to end before starting another.',
+    mail_copy_login_refused: 'The old server refused the login: check the user name and password.',
+    mail_copy_certificate: 'The old server\'s certificate could not be trusted (expired, self-signed or for another name).',
+    mail_copy_unreachable: 'The old server could not be reached: check its name, port and TLS setting.',
+    mail_copy_no_tls: 'The old server offers no TLS on this port: passwords are never sent without it. Try port 993 with TLS.',
+    mail_copy_quota: 'The mailbox is full: give it a larger quota, then start the copy again; what was copied stays.',
+    mail_copy_folder: 'A folder could not be made in the mailbox.',
+    mail_copy_password_gone: 'The old server\'s password is no longer kept. Start the copy again.',
+    mail_copy_interrupted: 'The copy was interrupted. Start it again: it goes on where it stopped.',
     // Second factors (TOTP, recovery codes, passkeys)
     second_factor_needed: 'Your password is right. Now confirm it is you with your second factor: a code from your authenticator app, a recovery code, or a passkey.',
     second_factor_enrol: 'Your password is right. A second factor is required for this account: set up an authenticator app to finish signing in.',
@@ -79,6 +90,12 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    mail_copy_host: 'Enter a host name (imap.example.com) or an IP address.',
+    mail_copy_user_pattern: 'The pattern needs %e (address), %u (local part) or %d (domain).',
+    mail_copy_pattern_or_accounts: 'Give either a user pattern with one password, or a list of accounts.',
+    mail_copy_not_of_domain: 'This mailbox is not at the chosen domain.',
+    mail_copy_no_mailboxes: 'This domain has no active mailbox to copy into.',
+    mail_copy_mailbox_twice: 'A mailbox is listed twice.',
     second_factor_code: 'Enter the 6-digit code from your authenticator app, or a recovery code',
     ip_or_cidr: 'Not an IP address or CIDR range (e.g. 203.0.113.7 or 203.0.113.0/24)',
     in_the_past: 'Must be in the future',

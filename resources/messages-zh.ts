@@ -4,6 +4,17 @@ import type { ServerMessages } from './messages-en.js';
 export const serverMessagesZh: ServerMessages = {
   ok: '操作成功',
   error: {
+    // 搬迁邮件（从其他 IMAP 服务器复制）
+    mail_copy_not_set_up: '本系统尚未配置从其他服务器复制邮件，请联系服务商。',
+    mail_copy_running: '%{address} 已有一个复制任务在进行，请等待其结束后再开始新的复制。',
+    mail_copy_login_refused: '旧服务器拒绝登录：请检查用户名和密码。',
+    mail_copy_certificate: '无法信任旧服务器的证书（已过期、自签名或不属于该主机名）。',
+    mail_copy_unreachable: '无法连接旧服务器：请检查主机名、端口和 TLS 设置。',
+    mail_copy_no_tls: '旧服务器在此端口不提供 TLS：密码绝不会以明文发送。请尝试 993 端口并使用 TLS。',
+    mail_copy_quota: '邮箱已满：请提高其配额后重新开始复制，已复制的邮件会保留。',
+    mail_copy_folder: '无法在邮箱中创建文件夹。',
+    mail_copy_password_gone: '旧服务器的密码已不再保存，请重新开始复制。',
+    mail_copy_interrupted: '复制被中断。请重新开始：它会从中断处继续。',
     // 两步验证（TOTP、恢复码、通行密钥）
     second_factor_needed: '密码正确。请再用第二重验证确认是您本人：身份验证器应用中的验证码、恢复码或通行密钥。',
     second_factor_enrol: '密码正确。此账户必须启用两步验证：请设置身份验证器应用以完成登录。',
@@ -80,6 +91,12 @@ export const serverMessagesZh: ServerMessages = {
     restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
+    mail_copy_host: '请输入主机名（如 imap.example.com）或 IP 地址。',
+    mail_copy_user_pattern: '用户名模式须包含 %e（地址）、%u（本地部分）或 %d（域名）。',
+    mail_copy_pattern_or_accounts: '请提供用户名模式加一个密码，或一份账号列表，二者选一。',
+    mail_copy_not_of_domain: '该邮箱不属于所选域名。',
+    mail_copy_no_mailboxes: '该域名下没有可复制到的已启用邮箱。',
+    mail_copy_mailbox_twice: '同一邮箱被列出了两次。',
     second_factor_code: '请输入身份验证器应用中的 6 位验证码，或一个恢复码',
     ip_or_cidr: '不是 IP 地址或 CIDR 网段（例如 203.0.113.7 或 203.0.113.0/24）',
     in_the_past: '必须是将来的时间',
