@@ -47,7 +47,7 @@ export function fileMode(o: InstallOptions, file: string): { mode: number; group
   // Run and read by the mail user's IMAP processes (learning from Junk); no secrets in them.
   if (dir === path.join(dovecotDir(o), 'sieve-pipe')) return { mode: 0o755 };
   if (name.endsWith('.sieve')) return { mode: 0o644 };
-  if (name === 'panel-token') return { mode: 0o600 };
+  if (name === 'panel-token' || name === 'copy-master-password') return { mode: 0o600 };
   if (dir === rspamdDir(o) || path.dirname(dir) === rspamdDir(o)) return { mode: 0o640, group: '_rspamd' };
   if (dir === postfixDir(o)) return { mode: 0o640, group: 'postfix' };
   if (dir === dovecotDir(o)) return { mode: 0o640, group: 'dovecot' };

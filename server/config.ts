@@ -85,6 +85,15 @@ export interface Config {
   metricsToken?: string;
   /** METRICS_ALLOW: addresses (comma-separated, exact IPs) /metrics answers without the token. */
   metricsAllow: string[];
+  /**
+   * Bringing the mail (server/imports/mail-copy): our Dovecot's IMAP (MAIL_COPY_IMAP, imap://host:port
+   * with STARTTLS or imaps://host:port; ?verify=0 accepts a self-signed certificate) and the master
+   * user the copy logs in with as each mailbox (MAIL_COPY_MASTER_USER, MAIL_COPY_MASTER_PASSWORD;
+   * deploy:config --copy-master). None: mail copies are not offered.
+   */
+  mailCopy?: { host: string; port: number; secure: boolean; verify: boolean; masterUser: string; masterPassword: string };
+  /** SECRET_KEY: 32 bytes (base64 or hex) that encrypt secrets kept for a while, such as an old server's password (AES-256-GCM). */
+  secretKey?: Buffer;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -155,7 +164,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsAllow: (env.METRICS_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
+    mailCopy: mailCopyOf(env),
+    secretKey: env.SECRET_KEY ? secretKeyOf(env.SECRET_KEY) : undefined,
   };
+}
+
+function mailCopyOf(env: NodeJS.ProcessEnv): Config['mailCopy'] {
+  if (!env.MAIL_COPY_IMAP || !env.MAIL_COPY_MASTER_USER || !env.MAIL_COPY_MASTER_PASSWORD) return undefined;
+  const url = new URL(env.MAIL_COPY_IMAP);
+  if (url.protocol !== 'imap:' && url.protocol !== 'imaps:') throw new Error(`MAIL_COPY_IMAP: imap://host:port or imaps://host:port, got "${env.MAIL_COPY_IMAP}"`);
+  const secure = url.protocol === 'imaps:';
+  return {
+    host: url.hostname,
+    port: Number(url.port || (secure ? 993 : 143)),
+    secure,
+    verify: url.searchParams.get('verify') !== '0',
+    masterUser: env.MAIL_COPY_MASTER_USER,
+    masterPassword: env.MAIL_COPY_MASTER_PASSWORD,
+  };
+}
+
+function secretKeyOf(text: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error('SECRET_KEY: 32 bytes, written as 64 hex digits or in base64 (openssl rand -base64 32)');
+  return key;
 }
 
 function intOf(value: string | undefined, fallback: number): number {

@@ -24,6 +24,7 @@ import { sessionsAndApiKeys } from './migrations/0021_sessions_and_api_keys.js';
 import { spam } from './migrations/0022_spam.js';
 import { storedFiles } from './migrations/0023_stored_files.js';
 import { imports } from './migrations/0024_imports.js';
+import { mailCopy } from './migrations/0025_mail_copy.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -52,6 +53,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0022_spam': spam(dialect),
     '0023_stored_files': storedFiles(dialect),
     '0024_imports': imports(dialect),
+    '0025_mail_copy': mailCopy(dialect),
   };
 }
 

@@ -17,6 +17,7 @@ import type { ApiKeyTables } from './tables/api-keys.js';
 import type { SpamTables } from './tables/spam.js';
 import type { FilesTables } from './tables/files.js';
 import type { ImportTables } from './tables/imports.js';
+import type { MailCopyTables } from './tables/mail-copy.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -33,6 +34,7 @@ export type * from './tables/api-keys.js';
 export type * from './tables/spam.js';
 export type * from './tables/files.js';
 export type * from './tables/imports.js';
+export type * from './tables/mail-copy.js';
 
 export interface Database
   extends AccountsTables,
@@ -49,4 +51,5 @@ export interface Database
     ApiKeyTables,
     SpamTables,
     FilesTables,
-    ImportTables {}
+    ImportTables,
+    MailCopyTables {}

@@ -138,6 +138,11 @@ export async function buildFixture(t: TestApp) {
       created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read' }, { token: accounts[caller].token }), 'API key'),
     /** An app password of mailbox A's. */
     appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
+    /** A finished copy into mailbox A. */
+    async mailCopyOfMailboxA() {
+      const box = await t.services.db.selectFrom('mailbox').select(['id', 'address', 'owner_id', 'domain_id']).where('address', '=', accounts.mailboxA.login).executeTakeFirstOrThrow();
+      return mailCopyInto(t, { id: Number(box.id), address: box.address, owner_id: box.owner_id, domain_id: box.domain_id });
+    },
     // Spam (issue 23): an entry on mailbox A's own sender list.
     spamListOfMailboxA: () => created(t.post('/api/mail/spam_list/create', { sender: `${crypto.randomBytes(4).toString('hex')}.example`, action: 'block' }, { token: accounts.mailboxA.token }), 'spam list entry'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
@@ -235,9 +240,25 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
       if (caller === 'customerB') name = (await mail.pendingDomain({ token: tokenOfB } as typeof customerA)).name as string;
       return { csv: `type,address,destinations\nalias,i${crypto.randomBytes(4).toString('hex')}@${name},someone@example.org\n` };
     },
+    // Bringing the mail (issue 25): a finished copy into a fresh mailbox of A, made as the job leaves one.
+    async mailCopyOfA() {
+      const box = await mail.mailbox(customerA.token, await domainOfA());
+      return mailCopyInto(t, { id: box.id, address: box.address, owner_id: customerA.id, domain_id: await domainOfA() });
+    },
     // Storage over time (issue 10): a block of customer A's that expires in 90 days.
     expiringStorageOfA: async () => (await mail.grant(customerA.id, 10 * MiB, { expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() })).id as number,
   };
 }
 
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
+
+/** A copy row as a finished run leaves it (no password kept). */
+async function mailCopyInto(t: TestApp, box: { id: number; address: string; owner_id: number; domain_id: number }) {
+  const at = new Date().toISOString();
+  const row = await t.services.db
+    .insertInto('mail_copy')
+    .values({ owner_id: box.owner_id, domain_id: box.domain_id, mailbox_id: box.id, address: box.address, source_host: 'imap.old.example', source_port: 993, source_tls: 'tls', source_user: box.address, state: 'done', started_by: 'customer:matrix', created_at: at, updated_at: at, finished_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}

@@ -55,6 +55,8 @@ const teamList = customerArea({ member: 'ok', otherCustomer: 'ok' });
 /** The mailbox owners' area: customers', team members' and operators' tokens are no session there. */
 const mailboxArea = (otherMailbox: Outcome): Record<Caller, Outcome> => ({ ...everyone('session'), mailboxA: 'ok', mailboxB: otherMailbox });
 const ownMailbox = mailboxArea('ok');
+/** An old IMAP server for mail copies (a closed port: the copy fails at once). */
+const oldServer = { source_host: '127.0.0.1', source_port: 1, source_tls: 'starttls', source_user: 'old', password: 'old-password' };
 const refusedToCustomers: Record<Caller, Outcome> = { ...everyone('session'), customerA: 'forbidden', customerB: 'forbidden', memberA: 'forbidden' };
 
 /**
@@ -166,6 +168,17 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/spam/stats', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: allStaff },
   { call: 'GET /api/mail/spam/info', input: () => ({}), expect: ownMailbox },
   { call: 'POST /api/mail/spam/update', input: () => ({ filter: 'on', junk_score: 3, reject_score: 30 }), expect: ownMailbox },
+  // Bringing the mail (issue 25): copies from another IMAP server.
+  { call: 'GET /api/admin/mail_copy/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailCopyOfA() },
+  { call: 'GET /api/admin/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/mail_copy/create', input: async (fx) => ({ mailbox_id: await fx.mailboxOfA(), ...oldServer }), expect: teamRecord },
+  { call: 'POST /api/admin/mail_copy/create_for_domain', input: async (fx) => ({ domain_id: await fx.domainOfA(), source_host: '127.0.0.1', source_port: 1, accounts: [{ mailbox_id: await fx.mailboxOfA(), source_user: 'old', password: 'old-password' }] }), expect: teamRecord },
+  { call: 'GET /api/manage/mail_copy/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/mail_copy/create', input: async (fx) => ({ mailbox_id: await fx.mailboxOfA(), ...oldServer }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/mail_copy/create_for_domain', input: async (fx) => ({ domain_id: await fx.domainOfA(), source_host: '127.0.0.1', source_port: 1, accounts: [{ mailbox_id: await fx.mailboxOfA(), source_user: 'old', password: 'old-password' }] }), expect: operatorArea('support') },
+  { call: 'GET /api/mail/mail_copy/list', input: () => ({}), expect: ownMailbox, listed: (fx) => fx.mailCopyOfMailboxA() },
+  { call: 'GET /api/mail/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfMailboxA() }), expect: mailboxArea('not_found') },
   { call: 'GET /api/admin/spam_list/list', input: () => ({}), expect: teamList, listed: (fx) => fx.spamListOfA() },
   { call: 'GET /api/admin/spam_list/get', input: async (fx) => ({ id: await fx.spamListOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/spam_list/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), sender: `${fx.newName()}.example`, action: 'block' }), expect: teamRecord },

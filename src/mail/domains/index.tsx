@@ -10,6 +10,7 @@ import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
 import { DomainSpam } from '../../spam';
+import { DomainCopy } from '../../mailCopy';
 import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
@@ -39,6 +40,7 @@ const domainScreens: ScreenExtension = {
     <>
       <DomainPanel />
       <DomainSpam />
+      <DomainCopy />
     </>
   ),
   updateActions: DomainActions,
