@@ -6,6 +6,7 @@ import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
 import { outbox } from './outbox/index.js';
+import { reports } from './reports/index.js';
 import { security } from './security/index.js';
 import { shop } from './shop/index.js';
 import { spam } from './spam/index.js';
@@ -14,4 +15,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, reports, storage, shop, support, outbox, jobs, stats, apiKeys];
