@@ -9,6 +9,8 @@ import { limits, ReportRefused } from './refusal.js';
 
 /** The largest a document made from `compressed` bytes may become. */
 const capFor = (compressed: number) => Math.min(limits.reportBytes, compressed * limits.ratio + 1024 * 1024);
+/** Past a cap set by the ratio it is a bomb; past the absolute cap, merely too large. */
+const overReason = (cap: number) => (cap < limits.reportBytes ? 'bomb' : 'too_large');
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 const isGzip = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -20,7 +22,7 @@ function gunzip(data: Buffer): Buffer {
   let size = 0;
   const inflater = new Gunzip((chunk) => {
     size += chunk.length;
-    if (size > cap) throw new ReportRefused(size > limits.reportBytes ? 'too_large' : 'bomb', `gzip expands past ${MiB(cap)} from ${data.length} bytes`);
+    if (size > cap) throw new ReportRefused(overReason(cap), `gzip expands past ${MiB(cap)} from ${data.length} bytes`);
     out.push(chunk);
   });
   // Small pieces: one piece can inflate at most ~1000 times its size before the count is checked.
@@ -55,7 +57,7 @@ async function unzip(data: Buffer): Promise<{ name: string; data: Buffer }[]> {
     zip.on('entry', (entry: yauzl.Entry) => {
       if (entry.fileName.endsWith('/')) return zip.readEntry();
       // The sizes the archive declares are checked first, then the bytes actually made.
-      if (total + entry.uncompressedSize > cap) return fail(new ReportRefused(total + entry.uncompressedSize > limits.reportBytes ? 'too_large' : 'bomb', `zip entry ${entry.fileName} declares ${MiB(entry.uncompressedSize)}`));
+      if (total + entry.uncompressedSize > cap) return fail(new ReportRefused(overReason(cap), `zip entry ${entry.fileName} declares ${MiB(entry.uncompressedSize)}`));
       zip.openReadStream(entry, (error, stream) => {
         if (error) return fail(error);
         const chunks: Buffer[] = [];
@@ -63,7 +65,7 @@ async function unzip(data: Buffer): Promise<{ name: string; data: Buffer }[]> {
           total += chunk.length;
           if (total > cap) {
             stream.destroy();
-            return fail(new ReportRefused('bomb', `zip expands past ${MiB(cap)}`));
+            return fail(new ReportRefused(overReason(cap), `zip expands past ${MiB(cap)}`));
           }
           chunks.push(chunk);
         });

@@ -69,8 +69,9 @@ const results = (entries: unknown) =>
     .map((e: any) => `${optional(e?.domain).toLowerCase() || '-'}=${optional(e?.result, 20).toLowerCase() || 'none'}`)
     .join(' ');
 
+/** XML of any kind is read as a DMARC report (parseDmarc refuses a DOCTYPE, or XML without <feedback>). */
 export function isDmarcDocument(data: Buffer) {
-  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(\w+:)?feedback[\s>]/.test(data.subarray(0, 4096).toString('utf8'));
+  return /^\uFEFF?\s*</.test(data.subarray(0, 64).toString('utf8'));
 }
 
 export function parseDmarc(data: Buffer): DmarcReport {

@@ -22,8 +22,8 @@ export interface Intake {
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-/** Parts that are the human-readable text around a report, not the report. */
-const prose = (type: string) => type.startsWith('text/') || type.startsWith('message/') || type === 'multipart/alternative';
+/** Parts that are the human-readable text around a report, not the report (text/xml and named attachments are read). */
+const prose = (part: { contentType: string; filename: string }) => ((part.contentType === 'text/plain' || part.contentType === 'text/html') && !part.filename) || part.contentType.startsWith('message/');
 
 export async function refuse(services: Services, intake: Intake, refusal: { reason: RefusalReason; detail: string }) {
   intake.refused.push(refusal);
@@ -106,7 +106,7 @@ export async function takeReportMessage(services: Services, raw: Buffer): Promis
   const intake: Intake = { stored: [], duplicates: [], refused: [] };
   let parts;
   try {
-    parts = mimeParts(raw).filter((p) => !prose(p.contentType) && p.body.length > 0);
+    parts = mimeParts(raw).filter((p) => !prose(p) && p.body.length > 0);
   } catch (error) {
     await refuse(services, intake, error instanceof ReportRefused ? error : { reason: 'malformed', detail: 'unreadable message' });
     return intake;
