@@ -70,7 +70,7 @@ export function mailServerNotice(hostname: string, area: Area) {
  * The DMARC record: the policy the customer chose (server/reports; none chosen: quarantine), and
  * aggregate reports to the reporting address (REPORTS_ADDRESS), which Maildesk receives.
  */
-export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}; rua=mailto:${reportsAddress}`;
+export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
 
 /** Records that name the mail server (MX, SPF) are left out while MAIL_HOSTNAME cannot work. */
 export function expectedRecords(domain: DomainKeys, mailHostname: string, reportsAddress = `reports@${mailHostname}`): ExpectedRecord[] {
@@ -130,7 +130,7 @@ function judge(record: ExpectedRecord, answers: string[], domain: DomainKeys): {
       const wanted = tags(record.value);
       // A policy the customer chose must be the one published; reports must reach the reporting address.
       const policyOk = /^(none|quarantine|reject)$/i.test(found.p ?? '') && (!domain.dmarc_policy || found.p?.toLowerCase() === domain.dmarc_policy);
-      const reportsOk = (found.rua ?? '').toLowerCase().split(',').some((uri) => uri.trim().replace(/!.*$/, '') === wanted.rua);
+      const reportsOk = !wanted.rua || (found.rua ?? '').toLowerCase().split(',').some((uri) => uri.trim().replace(/!.*$/, '') === wanted.rua);
       return { relevant: dmarc, ok: dmarc.length === 1 && policyOk && reportsOk };
     }
   }
