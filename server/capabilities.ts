@@ -8,6 +8,7 @@ import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
 import { operations } from './operations/index.js';
 import { outbox } from './outbox/index.js';
+import { reports } from './reports/index.js';
 import { security } from './security/index.js';
 import { shop } from './shop/index.js';
 import { spam } from './spam/index.js';
@@ -16,4 +17,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys, operations, imports];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys, operations, imports, reports];

@@ -1,5 +1,6 @@
 /** Configuration from the environment; every variable is optional (see README). */
 import path from 'node:path';
+import { reportsAddressOf } from './reports/address.js';
 
 /** An S3-compatible bucket for files (S3_BUCKET and the other S3_* variables). */
 export interface S3Settings {
@@ -31,6 +32,10 @@ export interface Config {
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
+  /** REPORTS_ADDRESS: where DMARC (rua=) and TLS reports are sent (server/reports/address.ts; default reports@<mailHostname>). */
+  reportsAddress: string;
+  /** REPORT_MAX_BYTES: the largest report message the mail server may hand over (compressed, as sent). */
+  reportMaxBytes: number;
   // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
@@ -99,6 +104,7 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intOf(env.PORT, 8080);
   const host = env.HOST || '127.0.0.1';
+  const mailHostname = (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase();
   return {
     port,
     host,
@@ -112,7 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     mailServerToken: env.MAIL_SERVER_TOKEN || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
-    mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
+    mailHostname,
+    reportsAddress: reportsAddressOf(env.REPORTS_ADDRESS, mailHostname),
+    reportMaxBytes: intOf(env.REPORT_MAX_BYTES, 10 * 1024 * 1024),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
     mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
     mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),

@@ -25,6 +25,7 @@ import { spam } from './migrations/0022_spam.js';
 import { storedFiles } from './migrations/0023_stored_files.js';
 import { imports } from './migrations/0024_imports.js';
 import { mailCopy } from './migrations/0025_mail_copy.js';
+import { reports } from './migrations/0026_reports.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0023_stored_files': storedFiles(dialect),
     '0024_imports': imports(dialect),
     '0025_mail_copy': mailCopy(dialect),
+    '0026_reports': reports(dialect),
   };
 }
 

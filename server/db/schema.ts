@@ -18,6 +18,7 @@ import type { SpamTables } from './tables/spam.js';
 import type { FilesTables } from './tables/files.js';
 import type { ImportTables } from './tables/imports.js';
 import type { MailCopyTables } from './tables/mail-copy.js';
+import type { ReportsTables } from './tables/reports.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -35,6 +36,7 @@ export type * from './tables/spam.js';
 export type * from './tables/files.js';
 export type * from './tables/imports.js';
 export type * from './tables/mail-copy.js';
+export type * from './tables/reports.js';
 
 export interface Database
   extends AccountsTables,
@@ -52,4 +54,5 @@ export interface Database
     SpamTables,
     FilesTables,
     ImportTables,
-    MailCopyTables {}
+    MailCopyTables,
+    ReportsTables {}

@@ -31,7 +31,7 @@ export interface CheckedRecord extends ExpectedRecord {
   params: Record<string, string>;
 }
 
-type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key'>>;
+type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key' | 'dmarc_policy'>>;
 
 export const verificationHost = (domain: string) => `_maildesk.${domain}`;
 export const verificationValue = (token: string) => `maildesk-verification=${token}`;
@@ -66,8 +66,14 @@ export function mailServerNotice(hostname: string, area: Area) {
   return area === 'manage' ? { message: 'dns.mail_hostname_invalid', params: { hostname } } : { message: 'dns.mail_server_pending', params: {} };
 }
 
+/**
+ * The DMARC record: the policy the customer chose (server/reports; none chosen: quarantine), and
+ * aggregate reports to the reporting address (REPORTS_ADDRESS), which Maildesk receives.
+ */
+export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
+
 /** Records that name the mail server (MX, SPF) are left out while MAIL_HOSTNAME cannot work. */
-export function expectedRecords(domain: DomainKeys, mailHostname: string): ExpectedRecord[] {
+export function expectedRecords(domain: DomainKeys, mailHostname: string, reportsAddress = `reports@${mailHostname}`): ExpectedRecord[] {
   const serverReady = !mailHostnameProblem(mailHostname);
   // During a key rotation the next key is published beside the current one, before the switch.
   const next: ExpectedRecord[] =
@@ -84,7 +90,7 @@ export function expectedRecords(domain: DomainKeys, mailHostname: string): Expec
       : []),
     { kind: 'dkim', type: 'TXT', ...dkimRecord(domain.name, domain.dkim_selector, domain.dkim_public_key) },
     ...next,
-    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain.name}` },
+    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: dmarcValue(domain.dmarc_policy, reportsAddress) },
   ];
 }
 
@@ -99,7 +105,7 @@ export const absent = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.trim().split('=').map((s) => s.trim())).filter((p) => p.length >= 2).map(([k, ...v]) => [k.toLowerCase(), v.join('=')]));
 
 /** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */
-function judge(record: ExpectedRecord, answers: string[]): { relevant: string[]; ok: boolean; multiple?: boolean } {
+function judge(record: ExpectedRecord, answers: string[], domain: DomainKeys): { relevant: string[]; ok: boolean; multiple?: boolean } {
   if (isClientRecord(record)) return judgeClientRecord(record, answers);
   switch (record.kind as Exclude<RecordKind, ClientRecordKind>) {
     case 'verification':
@@ -120,7 +126,12 @@ function judge(record: ExpectedRecord, answers: string[]): { relevant: string[];
     }
     case 'dmarc': {
       const dmarc = answers.filter((a) => /^v=DMARC1/i.test(a));
-      return { relevant: dmarc, ok: dmarc.length === 1 && /^(none|quarantine|reject)$/i.test(tags(dmarc[0]).p ?? '') };
+      const found = dmarc.length === 1 ? tags(dmarc[0]) : {};
+      const wanted = tags(record.value);
+      // A policy the customer chose must be the one published; reports must reach the reporting address.
+      const policyOk = /^(none|quarantine|reject)$/i.test(found.p ?? '') && (!domain.dmarc_policy || found.p?.toLowerCase() === domain.dmarc_policy);
+      const reportsOk = !wanted.rua || (found.rua ?? '').toLowerCase().split(',').some((uri) => uri.trim().replace(/!.*$/, '') === wanted.rua);
+      return { relevant: dmarc, ok: dmarc.length === 1 && policyOk && reportsOk };
     }
   }
 }
@@ -131,12 +142,12 @@ async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<strin
   return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
 }
 
-type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
+type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'reportsAddress' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
 
 export async function checkRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
   const resolver = resolverFor(config);
   return Promise.all(
-    ([...expectedRecords(domain, config.mailHostname), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))] as ExpectedRecord[]).map(async (record): Promise<CheckedRecord> => {
+    ([...expectedRecords(domain, config.mailHostname, config.reportsAddress), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))] as ExpectedRecord[]).map(async (record): Promise<CheckedRecord> => {
       const params = { type: record.type, host: record.host, value: record.priority !== undefined ? `${record.priority} ${record.value}` : record.value };
       let answers: string[];
       try {
@@ -146,7 +157,7 @@ export async function checkRecords(domain: DomainKeys, config: CheckConfig): Pro
         if (absent.has(code)) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
         return { ...record, status: 'unchecked', found: [], message: 'dns.lookup_failed', params: { ...params, error: code } };
       }
-      const verdict = judge(record, answers);
+      const verdict = judge(record, answers, domain);
       if (verdict.ok) return { ...record, status: 'ok', found: verdict.relevant, message: 'dns.ok', params };
       if (verdict.relevant.length === 0) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
       const message = verdict.multiple ? 'dns.spf_multiple' : 'dns.wrong';

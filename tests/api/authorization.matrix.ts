@@ -166,6 +166,13 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/spam/held', input: () => ({}), expect: allStaff },
   { call: 'POST /api/manage/spam/release', input: async (fx) => ({ mailbox_id: await fx.heldMailboxOfA() }), expect: operatorArea('support') },
   { call: 'GET /api/manage/spam/stats', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'GET /api/admin/reports/dmarc', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/reports/tls', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/reports/update_policy', input: async (fx) => ({ domain_id: await fx.domainOfA(), policy: 'quarantine' }), expect: teamRecord },
+  { call: 'GET /api/manage/reports/dmarc', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'GET /api/manage/reports/tls', input: async (fx) => ({ domain_id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/reports/update_policy', input: async (fx) => ({ domain_id: await fx.domainOfA(), policy: 'quarantine' }), expect: operatorArea('support') },
+  { call: 'GET /api/manage/reports/summary', input: () => ({}), expect: allStaff },
   { call: 'GET /api/mail/spam/info', input: () => ({}), expect: ownMailbox },
   { call: 'POST /api/mail/spam/update', input: () => ({ filter: 'on', junk_score: 3, reject_score: 30 }), expect: ownMailbox },
   // Bringing the mail (issue 25): copies from another IMAP server.

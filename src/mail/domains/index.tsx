@@ -9,6 +9,7 @@ import { formatBytes } from '../../screens/bytes';
 import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
+import { DomainReports } from '../../reports';
 import { DomainSpam } from '../../spam';
 import { DomainCopy } from '../../mailCopy';
 import { PendingDomainsNotice } from './PendingNotice';
@@ -41,6 +42,7 @@ const domainScreens: ScreenExtension = {
       <DomainPanel />
       <DomainSpam />
       <DomainCopy />
+      <DomainReports />
     </>
   ),
   updateActions: DomainActions,
