@@ -146,6 +146,7 @@ export const serverMessagesZh: ServerMessages = {
     missing: '缺少：请在 %{host} 添加 %{type} 记录，值为 %{value}',
     wrong: '错误：%{host} 当前为 %{found}，请改为 %{value}',
     spf_multiple: '错误：%{host} 有多条 SPF 记录，请合并为一条：%{value}',
+    multiple: '错误：%{host} 有多条同类记录，请只保留一条，值为 %{value}',
     lookup_failed: '无法检查（%{error}），请稍后重试',
     // 邮件服务器名称（MAIL_HOSTNAME）尚不可发布
     mail_hostname_invalid: '邮件服务器名称“%{hostname}”不能作为 MX 记录发布：请把环境变量 MAIL_HOSTNAME 设为邮件服务器的公网主机名（与 deploy:config 的 --hostname 相同）并重启面板。在此之前，客户看不到 MX 和 SPF 记录。',

@@ -17,6 +17,10 @@ export interface Config {
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
+  /** Where receivers send DMARC aggregate and TLS reports (REPORTS_ADDRESS; default reports@<MAIL_HOSTNAME>): the rua of the DMARC and TLS-RPT records. */
+  reportsAddress: string;
+  /** How often the DNS watch looks at each active domain's records (DNS_WATCH_HOURS). */
+  dnsWatchHours: number;
   // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
@@ -80,7 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     mailServerToken: env.MAIL_SERVER_TOKEN || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
-    mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
+    mailHostname: mailHostnameOf(env, host),
+    reportsAddress: (env.REPORTS_ADDRESS || `reports@${mailHostnameOf(env, host)}`).trim().toLowerCase(),
+    dnsWatchHours: Math.max(1, intOf(env.DNS_WATCH_HOURS, 6)),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
     mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
     mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),
@@ -119,6 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deletedMailboxRetentionDays: intOf(env.DELETED_MAILBOX_RETENTION_DAYS, 90),
   };
 }
+
+/** The mail server customers' MX records point at: MAIL_HOSTNAME, or PUBLIC_URL's host. */
+const mailHostnameOf = (env: NodeJS.ProcessEnv, host: string) => (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase();
 
 function intOf(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;

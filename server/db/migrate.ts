@@ -22,6 +22,7 @@ import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
 import { secondFactors } from './migrations/0020_second_factors.js';
 import { sessionsAndApiKeys } from './migrations/0021_sessions_and_api_keys.js';
 import { spam } from './migrations/0022_spam.js';
+import { domainHealth } from './migrations/0027_domain_health.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0020_second_factors': secondFactors(dialect),
     '0021_sessions_and_api_keys': sessionsAndApiKeys(dialect),
     '0022_spam': spam(dialect),
+    '0027_domain_health': domainHealth(dialect),
   };
 }
 

@@ -15,6 +15,7 @@ import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
 import type { SecurityTables } from './tables/security.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 import type { SpamTables } from './tables/spam.js';
+import type { DomainHealthTables } from './tables/domain-health.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -29,6 +30,7 @@ export type * from './tables/mailbox-owners.js';
 export type * from './tables/security.js';
 export type * from './tables/api-keys.js';
 export type * from './tables/spam.js';
+export type * from './tables/domain-health.js';
 
 export interface Database
   extends AccountsTables,
@@ -43,4 +45,5 @@ export interface Database
     MailboxOwnersTables,
     SecurityTables,
     ApiKeyTables,
-    SpamTables {}
+    SpamTables,
+    DomainHealthTables {}
