@@ -47,6 +47,7 @@ export const serverMessagesEn = {
     domain_not_verified: 'The verification record was not found in DNS yet. Publish a TXT record at %{host} with the value %{value}, then try again.',
     // DKIM key rotation (mail server)
     dkim_next_not_published: 'The new DKIM key is not in DNS yet. Publish a TXT record at %{host} with the value %{value}, wait until it is visible, then switch again.',
+    domain_not_watched: 'Only active domains are watched: verify %{domain} first.',
     mailbox_limit: 'The domain %{domain} may have at most %{limit} mailboxes.',
     alias_limit: 'The domain %{domain} may have at most %{limit} aliases.',
     mailbox_inactive: 'The mailbox is deactivated; activate it first.',

@@ -48,6 +48,7 @@ export const serverMessagesZh: ServerMessages = {
     domain_not_verified: '还没有在 DNS 中找到验证记录。请在 %{host} 添加 TXT 记录，值为 %{value}，然后重试。',
     // DKIM 密钥轮换（邮件服务器）
     dkim_next_not_published: '新的 DKIM 密钥还不在 DNS 中。请在 %{host} 添加 TXT 记录，值为 %{value}，生效后再切换。',
+    domain_not_watched: '只有已启用的域名才会被监测：请先验证 %{domain}。',
     mailbox_limit: '域名 %{domain} 最多可以有 %{limit} 个邮箱。',
     alias_limit: '域名 %{domain} 最多可以有 %{limit} 个别名。',
     mailbox_inactive: '该邮箱已停用，请先启用。',

@@ -2,6 +2,7 @@
 import { accounts } from './accounts/index.js';
 import { apiKeys } from './api-keys/index.js';
 import type { Capability } from './core/capability.js';
+import { domainHealth } from './domain-health/index.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
@@ -14,4 +15,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, domainHealth, storage, shop, support, outbox, jobs, stats, apiKeys];
