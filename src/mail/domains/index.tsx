@@ -10,6 +10,7 @@ import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
 import { DomainSpam } from '../../spam';
+import { DomainHealth } from '../../domainHealth/DomainHealth';
 import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
@@ -38,6 +39,7 @@ const domainScreens: ScreenExtension = {
   updatePanel: () => (
     <>
       <DomainPanel />
+      <DomainHealth />
       <DomainSpam />
     </>
   ),
