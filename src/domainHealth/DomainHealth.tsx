@@ -115,7 +115,19 @@ function History({ id }: { id: unknown }) {
     queryFn: () => call<{ list: Change[]; total: number }>('GET', 'domain/dns_history', { id, page, page_size: PAGE_SIZE }),
   });
   if (!data) return null;
-  const found = (text: string) => translate('app.health.found', { found: text || translate('app.health.nothing_found') });
+  // What DNS answered is data (a DKIM key is long): shown as code, cut short, whole on hover.
+  const found = (text: string) => (
+    <>
+      {translate('app.health.found')}{' '}
+      {text ? (
+        <code title={text} style={{ fontFamily: 'monospace' }}>
+          {text.length > 60 ? `${text.slice(0, 60)}…` : text}
+        </code>
+      ) : (
+        translate('app.health.nothing_found')
+      )}
+    </>
+  );
   return (
     <Box sx={{ mt: 2 }} className="health-history">
       <Typography variant="subtitle1">{translate('app.health.history')}</Typography>

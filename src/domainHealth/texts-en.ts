@@ -20,7 +20,7 @@ export const domainHealthEn = {
       record: 'Record',
       change: 'Change',
       notified: 'E-mailed',
-      found: 'DNS answered: %{found}',
+      found: 'DNS answered:',
       nothing_found: 'nothing',
       more: 'Older changes',
       mta_sts_title: 'MTA-STS (TLS for mail to you)',

@@ -24,7 +24,7 @@ export const domainHealthZh: Texts<typeof domainHealthEn> = {
       record: '记录',
       change: '变化',
       notified: '已发邮件',
-      found: 'DNS 返回：%{found}',
+      found: 'DNS 返回：',
       nothing_found: '无',
       more: '更早的变化',
       mta_sts_title: 'MTA-STS（发往您的邮件使用 TLS）',
