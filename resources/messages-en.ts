@@ -61,6 +61,7 @@ export const serverMessagesEn = {
     domain_not_verified: 'The verification record was not found in DNS yet. Publish a TXT record at %{host} with the value %{value}, then try again.',
     // DKIM key rotation (mail server)
     dkim_next_not_published: 'The new DKIM key is not in DNS yet. Publish a TXT record at %{host} with the value %{value}, wait until it is visible, then switch again.',
+    domain_not_watched: 'Only active domains are watched: verify %{domain} first.',
     mailbox_limit: 'The domain %{domain} may have at most %{limit} mailboxes.',
     alias_limit: 'The domain %{domain} may have at most %{limit} aliases.',
     mailbox_inactive: 'The mailbox is deactivated; activate it first.',
@@ -181,6 +182,7 @@ export const serverMessagesEn = {
     missing: 'Missing: publish this %{type} record at %{host} with the value %{value}',
     wrong: 'Wrong: %{host} has %{found}; change it to %{value}',
     spf_multiple: 'Wrong: %{host} has more than one SPF record; merge them into one: %{value}',
+    multiple: 'Wrong: %{host} has more than one such record; keep one only, with the value %{value}',
     lookup_failed: 'Could not be checked (%{error}); try again later',
     // Mail server name (MAIL_HOSTNAME) not publishable yet
     mail_hostname_invalid: 'The mail server name "%{hostname}" cannot be published as an MX record: set MAIL_HOSTNAME to the mail server\'s public host name (as given to deploy:config --hostname) and restart the panel. Until then customers are not shown the MX and SPF records.',

@@ -62,6 +62,7 @@ export const serverMessagesZh: ServerMessages = {
     domain_not_verified: '还没有在 DNS 中找到验证记录。请在 %{host} 添加 TXT 记录，值为 %{value}，然后重试。',
     // DKIM 密钥轮换（邮件服务器）
     dkim_next_not_published: '新的 DKIM 密钥还不在 DNS 中。请在 %{host} 添加 TXT 记录，值为 %{value}，生效后再切换。',
+    domain_not_watched: '只有已启用的域名才会被监测：请先验证 %{domain}。',
     mailbox_limit: '域名 %{domain} 最多可以有 %{limit} 个邮箱。',
     alias_limit: '域名 %{domain} 最多可以有 %{limit} 个别名。',
     mailbox_inactive: '该邮箱已停用，请先启用。',
@@ -182,6 +183,7 @@ export const serverMessagesZh: ServerMessages = {
     missing: '缺少：请在 %{host} 添加 %{type} 记录，值为 %{value}',
     wrong: '错误：%{host} 当前为 %{found}，请改为 %{value}',
     spf_multiple: '错误：%{host} 有多条 SPF 记录，请合并为一条：%{value}',
+    multiple: '错误：%{host} 有多条同类记录，请只保留一条，值为 %{value}',
     lookup_failed: '无法检查（%{error}），请稍后重试',
     // 邮件服务器名称（MAIL_HOSTNAME）尚不可发布
     mail_hostname_invalid: '邮件服务器名称“%{hostname}”不能作为 MX 记录发布：请把环境变量 MAIL_HOSTNAME 设为邮件服务器的公网主机名（与 deploy:config 的 --hostname 相同）并重启面板。在此之前，客户看不到 MX 和 SPF 记录。',

@@ -3,6 +3,7 @@ import { accounts } from './accounts/index.js';
 import { apiKeys } from './api-keys/index.js';
 import type { Capability } from './core/capability.js';
 import { imports } from './imports/index.js';
+import { domainHealth } from './domain-health/index.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';
@@ -17,4 +18,4 @@ import { storage } from './storage/index.js';
 import { support } from './support/index.js';
 import { team } from './team/index.js';
 
-export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys, operations, imports, reports];
+export const capabilities: readonly Capability[] = [accounts, team, mail, mailboxOwners, security, spam, storage, shop, support, outbox, jobs, stats, apiKeys, operations, imports, reports, domainHealth];

@@ -36,6 +36,8 @@ export interface Config {
   reportsAddress: string;
   /** REPORT_MAX_BYTES: the largest report message the mail server may hand over (compressed, as sent). */
   reportMaxBytes: number;
+  /** How often the DNS watch looks at each active domain's records (DNS_WATCH_HOURS). */
+  dnsWatchHours: number;
   // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailHostname,
     reportsAddress: reportsAddressOf(env.REPORTS_ADDRESS, mailHostname),
     reportMaxBytes: intOf(env.REPORT_MAX_BYTES, 10 * 1024 * 1024),
+    dnsWatchHours: Math.max(1, intOf(env.DNS_WATCH_HOURS, 6)),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
     mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
     mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),

@@ -26,6 +26,7 @@ import { storedFiles } from './migrations/0023_stored_files.js';
 import { imports } from './migrations/0024_imports.js';
 import { mailCopy } from './migrations/0025_mail_copy.js';
 import { reports } from './migrations/0026_reports.js';
+import { domainHealth } from './migrations/0027_domain_health.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -56,6 +57,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0024_imports': imports(dialect),
     '0025_mail_copy': mailCopy(dialect),
     '0026_reports': reports(dialect),
+    '0027_domain_health': domainHealth(dialect),
   };
 }
 

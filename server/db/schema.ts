@@ -19,6 +19,7 @@ import type { FilesTables } from './tables/files.js';
 import type { ImportTables } from './tables/imports.js';
 import type { MailCopyTables } from './tables/mail-copy.js';
 import type { ReportsTables } from './tables/reports.js';
+import type { DomainHealthTables } from './tables/domain-health.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -37,6 +38,7 @@ export type * from './tables/files.js';
 export type * from './tables/imports.js';
 export type * from './tables/mail-copy.js';
 export type * from './tables/reports.js';
+export type * from './tables/domain-health.js';
 
 export interface Database
   extends AccountsTables,
@@ -55,4 +57,5 @@ export interface Database
     FilesTables,
     ImportTables,
     MailCopyTables,
-    ReportsTables {}
+    ReportsTables,
+    DomainHealthTables {}

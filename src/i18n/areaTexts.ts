@@ -20,6 +20,8 @@ import { mailCopyEn } from '../mailCopy/texts-en';
 import { mailCopyZh } from '../mailCopy/texts-zh';
 import { reportsEn } from '../reports/texts-en';
 import { reportsZh } from '../reports/texts-zh';
+import { domainHealthEn } from '../domainHealth/texts-en';
+import { domainHealthZh } from '../domainHealth/texts-zh';
 import { textsEn } from './texts-en';
 import { textsZh } from './texts-zh';
 
@@ -37,8 +39,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 
 const base: Record<Locale, Tree> = {
   // Each feature's texts over the ones before it.
-  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
-  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
+  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
+  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */

@@ -288,6 +288,11 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/admin/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
   // DKIM key rotation (mail server): the first step on a fresh domain makes the next key.
   { call: 'POST /api/admin/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: teamRecord },
+  // Domain health: the DNS watch's picture and history, a check now, the MTA-STS mode.
+  { call: 'GET /api/admin/domain/dns_watch', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/domain/dns_history', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/dns_check', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/mta_sts_mode', input: async (fx) => ({ id: await fx.domainOfA(), mode: 'enforce' }), expect: teamRecord },
   { call: 'POST /api/admin/email/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailboxOfA() },
   { call: 'GET /api/admin/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: teamRecord },
@@ -323,6 +328,11 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
   // DKIM key rotation (mail server)
   { call: 'POST /api/manage/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: operatorArea('support') },
+  // Domain health
+  { call: 'GET /api/manage/domain/dns_watch', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'GET /api/manage/domain/dns_history', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/domain/dns_check', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/domain/mta_sts_mode', input: async (fx) => ({ id: await fx.domainOfA(), mode: 'testing' }), expect: operatorArea('support') },
   { call: 'POST /api/manage/email/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
   { call: 'POST /api/manage/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: operatorArea('support') },

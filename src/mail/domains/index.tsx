@@ -12,6 +12,7 @@ import { DomainPanel } from './DomainPanel';
 import { DomainReports } from '../../reports';
 import { DomainSpam } from '../../spam';
 import { DomainCopy } from '../../mailCopy';
+import { DomainHealth } from '../../domainHealth/DomainHealth';
 import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
@@ -40,6 +41,7 @@ const domainScreens: ScreenExtension = {
   updatePanel: () => (
     <>
       <DomainPanel />
+      <DomainHealth />
       <DomainSpam />
       <DomainCopy />
       <DomainReports />
