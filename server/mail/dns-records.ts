@@ -36,7 +36,7 @@ export interface CheckedRecord extends ExpectedRecord {
   params: Record<string, string>;
 }
 
-type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key'>> & { mta_sts_mode?: MtaStsMode };
+type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key' | 'dmarc_policy'>> & { mta_sts_mode?: MtaStsMode };
 type RecordConfig = Pick<Config, 'mailHostname' | 'publicUrl' | 'reportsAddress'>;
 
 export const verificationHost = (domain: string) => `_maildesk.${domain}`;
@@ -72,6 +72,12 @@ export function mailServerNotice(hostname: string, area: Area) {
   return area === 'manage' ? { message: 'dns.mail_hostname_invalid', params: { hostname } } : { message: 'dns.mail_server_pending', params: {} };
 }
 
+/**
+ * The DMARC record: the policy the customer chose (server/reports; none chosen: quarantine), and
+ * aggregate reports to the reporting address (REPORTS_ADDRESS), which Maildesk receives.
+ */
+export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
+
 /** The MTA-STS policy of a domain as served, and the id its TXT record must carry. */
 export function mtaStsOf(domain: { mta_sts_mode?: MtaStsMode }, mailHostname: string) {
   const mode: MtaStsMode = domain.mta_sts_mode ?? 'testing';
@@ -98,15 +104,15 @@ export function expectedRecords(domain: DomainKeys, config: RecordConfig): Expec
       : []),
     { kind: 'dkim', type: 'TXT', ...dkimRecord(domain.name, domain.dkim_selector, domain.dkim_public_key) },
     ...next,
-    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain.name}` },
+    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: dmarcValue(domain.dmarc_policy, config.reportsAddress) },
     ...(serverReady
       ? [
           // Senders that know MTA-STS deliver only over TLS to the MX hosts the policy names (once enforced).
           { kind: 'mta_sts', type: 'TXT', host: `_mta-sts.${domain.name}`, value: `v=STSv1; id=${mtaStsOf(domain, mailHostname).id}` } as const,
           { kind: 'mta_sts_host', type: 'CNAME', host: mtaStsHost(domain.name), value: panelHostOf(config) } as const,
-          { kind: 'tls_rpt', type: 'TXT', host: `_smtp._tls.${domain.name}`, value: tlsRptValue(config) } as const,
         ]
       : []),
+    ...(serverReady && config.reportsAddress ? [{ kind: 'tls_rpt', type: 'TXT', host: `_smtp._tls.${domain.name}`, value: tlsRptValue(config) } as const] : []),
   ];
 }
 
@@ -121,7 +127,7 @@ export const absent = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.trim().split('=').map((s) => s.trim())).filter((p) => p.length >= 2).map(([k, ...v]) => [k.toLowerCase(), v.join('=')]));
 
 /** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */
-function judge(record: ExpectedRecord, answers: string[]): { relevant: string[]; ok: boolean; multiple?: boolean } {
+function judge(record: ExpectedRecord, answers: string[], domain: DomainKeys): { relevant: string[]; ok: boolean; multiple?: boolean } {
   if (record.kind === 'mta_sts_host') return { relevant: answers, ok: answers.includes(record.value) };
   if (isClientRecord(record)) return judgeClientRecord(record, answers);
   switch (record.kind as Exclude<RecordKind, ClientRecordKind | 'mta_sts_host'>) {
@@ -143,7 +149,12 @@ function judge(record: ExpectedRecord, answers: string[]): { relevant: string[];
     }
     case 'dmarc': {
       const dmarc = answers.filter((a) => /^v=DMARC1/i.test(a));
-      return { relevant: dmarc, ok: dmarc.length === 1 && /^(none|quarantine|reject)$/i.test(tags(dmarc[0]).p ?? '') };
+      const found = dmarc.length === 1 ? tags(dmarc[0]) : {};
+      const wanted = tags(record.value);
+      // A policy the customer chose must be the one published; reports must reach the reporting address.
+      const policyOk = /^(none|quarantine|reject)$/i.test(found.p ?? '') && (!domain.dmarc_policy || found.p?.toLowerCase() === domain.dmarc_policy);
+      const reportsOk = !wanted.rua || (found.rua ?? '').toLowerCase().split(',').some((uri) => uri.trim().replace(/!.*$/, '') === wanted.rua);
+      return { relevant: dmarc, ok: dmarc.length === 1 && policyOk && reportsOk };
     }
     case 'mta_sts': {
       // One record, carrying the id of the policy served now (an old id: senders keep the old policy).
@@ -179,19 +190,19 @@ async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<strin
   return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
 }
 
-type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'publicUrl' | 'reportsAddress' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
+type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'reportsAddress' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
 
 /** Every record of the DNS page, the recommended ones for mail programs included, looked up now. */
 export async function checkRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
-  return checkEach([...expectedRecords(domain, config), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))], config);
+  return checkEach([...expectedRecords(domain, config), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))], config, domain);
 }
 
 /** The records every hosted domain needs (requiredKinds), looked up now: what the DNS watch checks. */
 export async function checkRequiredRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
-  return checkEach(expectedRecords(domain, config), config);
+  return checkEach(expectedRecords(domain, config), config, domain);
 }
 
-async function checkEach(records: ExpectedRecord[], config: Pick<Config, 'dnsServers'>): Promise<CheckedRecord[]> {
+async function checkEach(records: ExpectedRecord[], config: Pick<Config, 'dnsServers'>, domain: DomainKeys): Promise<CheckedRecord[]> {
   const resolver = resolverFor(config);
   return Promise.all(
     records.map(async (record): Promise<CheckedRecord> => {
@@ -204,7 +215,7 @@ async function checkEach(records: ExpectedRecord[], config: Pick<Config, 'dnsSer
         if (absent.has(code)) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
         return { ...record, status: 'unchecked', found: [], message: 'dns.lookup_failed', params: { ...params, error: code } };
       }
-      const verdict = judge(record, answers);
+      const verdict = judge(record, answers, domain);
       if (verdict.ok) return { ...record, status: 'ok', found: verdict.relevant, message: 'dns.ok', params };
       if (verdict.relevant.length === 0) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
       const message = verdict.multiple ? (record.kind === 'spf' ? 'dns.spf_multiple' : 'dns.multiple') : 'dns.wrong';

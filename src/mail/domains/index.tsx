@@ -9,7 +9,9 @@ import { formatBytes } from '../../screens/bytes';
 import { rules } from '../../screens/inputs';
 import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
+import { DomainReports } from '../../reports';
 import { DomainSpam } from '../../spam';
+import { DomainCopy } from '../../mailCopy';
 import { DomainHealth } from '../../domainHealth/DomainHealth';
 import { PendingDomainsNotice } from './PendingNotice';
 
@@ -41,6 +43,8 @@ const domainScreens: ScreenExtension = {
       <DomainPanel />
       <DomainHealth />
       <DomainSpam />
+      <DomainCopy />
+      <DomainReports />
     </>
   ),
   updateActions: DomainActions,
