@@ -2,8 +2,8 @@
 import { accounts } from './accounts/index.js';
 import { apiKeys } from './api-keys/index.js';
 import type { Capability } from './core/capability.js';
-import { imports } from './imports/index.js';
 import { domainHealth } from './domain-health/index.js';
+import { imports } from './imports/index.js';
 import { jobs } from './jobs/index.js';
 import { mail } from './mail/index.js';
 import { mailboxOwners } from './mailbox-owners/index.js';

@@ -110,9 +110,9 @@ export function expectedRecords(domain: DomainKeys, config: RecordConfig): Expec
           // Senders that know MTA-STS deliver only over TLS to the MX hosts the policy names (once enforced).
           { kind: 'mta_sts', type: 'TXT', host: `_mta-sts.${domain.name}`, value: `v=STSv1; id=${mtaStsOf(domain, mailHostname).id}` } as const,
           { kind: 'mta_sts_host', type: 'CNAME', host: mtaStsHost(domain.name), value: panelHostOf(config) } as const,
-          { kind: 'tls_rpt', type: 'TXT', host: `_smtp._tls.${domain.name}`, value: tlsRptValue(config) } as const,
         ]
       : []),
+    ...(serverReady && config.reportsAddress ? [{ kind: 'tls_rpt', type: 'TXT', host: `_smtp._tls.${domain.name}`, value: tlsRptValue(config) } as const] : []),
   ];
 }
 
@@ -190,19 +190,19 @@ async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<strin
   return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
 }
 
-type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'publicUrl' | 'reportsAddress' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
+type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'reportsAddress' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
 
 /** Every record of the DNS page, the recommended ones for mail programs included, looked up now. */
 export async function checkRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
-  return checkEach(domain, [...expectedRecords(domain, config), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))], config);
+  return checkEach([...expectedRecords(domain, config), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))], config, domain);
 }
 
 /** The records every hosted domain needs (requiredKinds), looked up now: what the DNS watch checks. */
 export async function checkRequiredRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
-  return checkEach(domain, expectedRecords(domain, config), config);
+  return checkEach(expectedRecords(domain, config), config, domain);
 }
 
-async function checkEach(domain: DomainKeys, records: ExpectedRecord[], config: Pick<Config, 'dnsServers'>): Promise<CheckedRecord[]> {
+async function checkEach(records: ExpectedRecord[], config: Pick<Config, 'dnsServers'>, domain: DomainKeys): Promise<CheckedRecord[]> {
   const resolver = resolverFor(config);
   return Promise.all(
     records.map(async (record): Promise<CheckedRecord> => {
