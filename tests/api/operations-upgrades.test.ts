@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A copy of a fixture as an installation of its own: a data directory, and on PostgreSQL a database loaded from its dump. */
-async function installationOf(fixture: string) {
+async function installationOf(fixture: string): Promise<Record<string, string>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-upgrade-'));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const from = path.join(releases, fixture);
