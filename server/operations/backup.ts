@@ -1,7 +1,7 @@
 /**
  * `maildesk backup FILE` and `maildesk restore FILE`: a consistent copy of the database taken
- * while the panel serves, and its return onto an empty installation. SQLite: its online backup
- * (better-sqlite3's .backup(), page by page, writers carry on); PostgreSQL: pg_dump's custom
+ * while the panel serves, and its return onto an empty installation. SQLite: an online copy in
+ * one read transaction (VACUUM INTO; writers carry on); PostgreSQL: pg_dump's custom
  * format, and pg_restore onto an empty database. Files in the database (attachments) come
  * with it; the mail store, an S3 bucket and DKIM's copy on the mail server are the guide's
  * (docs/operations.md).
@@ -67,11 +67,13 @@ export async function backup(config: Config, file: string): Promise<{ kind: 'sql
   }
   const source = sqliteFileOf(config);
   if (!fs.existsSync(source)) throw new Error(`No database at ${source} (DATA_DIR)`);
-  const db = new SQLite(source, { fileMustExist: true });
+  const db = new SQLite(source, { fileMustExist: true, readonly: true });
   try {
     db.pragma('busy_timeout = 5000');
-    // SQLite's online backup: pages are copied in steps; a write meanwhile restarts it from that page on.
-    await db.backup(partial);
+    // SQLite's online copy in one read transaction (VACUUM INTO): in WAL mode the panel's writes
+    // go on meanwhile, and the copy is the database as it was when the copy began. (The page-by-page
+    // backup API starts over whenever another connection writes, so a busy panel may never let it finish.)
+    db.prepare('VACUUM INTO ?').run(partial);
   } catch (error) {
     fs.rmSync(partial, { force: true });
     throw error;

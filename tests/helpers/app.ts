@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.js';
 import { moveClock, resetClock } from '../../server/core/time.js';
-import { startMaildesk } from '../../server/start.js';
+import { startMaildesk, type StartOptions } from '../../server/start.js';
 import { readOutbox } from './outbox.js';
 import { freshPostgresDatabase } from './postgres.js';
 
@@ -33,7 +33,7 @@ export interface Reply<T = any> {
 }
 
 /** `postgresServer`: run on a fresh database there (DATABASE_URL by default); SQLite without one. */
-export async function startTestApp(env: Record<string, string> = {}, postgresServer = process.env.DATABASE_URL) {
+export async function startTestApp(env: Record<string, string> = {}, postgresServer = process.env.DATABASE_URL, options: StartOptions = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-test-'));
   const pgDatabase = postgresServer ? await freshPostgresDatabase(postgresServer) : undefined;
   const config = loadConfig({
@@ -49,7 +49,7 @@ export async function startTestApp(env: Record<string, string> = {}, postgresSer
     ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
     ...env,
   });
-  const maildesk = await startMaildesk(config);
+  const maildesk = await startMaildesk(config, options);
   const { app, services, calls } = maildesk;
 
   async function call<T = any>(method: 'GET' | 'POST', url: string, payload?: unknown, options: CallOptions = {}): Promise<Reply<T>> {

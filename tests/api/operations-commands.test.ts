@@ -1,0 +1,113 @@
+/**
+ * The `maildesk` command line: its help in both languages, `doctor` on a healthy and on broken
+ * setups, and the operator commands a locked-out provider needs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import { maildeskCommand } from '../helpers/installation.js';
+import { enrolTotp } from '../helpers/second-factor.js';
+import { smtpSink } from '../helpers/smtp-sink.js';
+
+let t: TestApp;
+let dns: DnsServer;
+let smtp: Awaited<ReturnType<typeof smtpSink>>;
+const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-empty-'));
+beforeAll(async () => {
+  t = await startTestApp();
+  dns = await startDnsServer();
+  smtp = await smtpSink();
+  await smtp.up();
+});
+afterAll(async () => {
+  await smtp?.close();
+  await dns?.close();
+  await t?.close();
+  fs.rmSync(empty, { recursive: true, force: true });
+});
+
+/** The environment of the running test app, as its npm start would have it. */
+const envOf = (more: Record<string, string> = {}) => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', DNS_SERVERS: dns.address, SMTP_URL: smtp.url, ...more });
+
+describe('help', () => {
+  it('When asked for help, then it lists backup, restore, doctor and the operator commands, in English or Chinese', async () => {
+    const en = await maildeskCommand(['--help'], {});
+    expect(en.status).toBe(0);
+    for (const name of ['backup FILE', 'restore FILE', 'doctor', 'operator create', 'operator reset-password', 'operator reset-second-factor']) expect(en.out).toContain(name);
+    expect(en.out).toContain('Copy the database to FILE while the panel serves');
+    const zh = await maildeskCommand(['--help'], { LANG: 'zh_CN.UTF-8' });
+    expect(zh.out).toContain('在面板运行时把数据库复制到 FILE');
+    expect((await maildeskCommand(['--lang', 'en', '--help'], { LANG: 'zh_CN.UTF-8' })).out).toContain('Commands:');
+    expect(await maildeskCommand(['backup', '--help'], {})).toMatchObject({ status: 0, out: expect.stringContaining('pg_dump --format=custom') });
+    expect(await maildeskCommand(['rebuild'], {})).toMatchObject({ status: 2, err: expect.stringContaining('Unknown command: rebuild') });
+  });
+});
+
+describe('doctor', () => {
+  it('When everything answers, then every check is ok and it exits 0', async () => {
+    const healthy = await maildeskCommand(['doctor'], envOf());
+    expect(healthy.err).toBe('');
+    expect(healthy.status).toBe(0);
+    for (const check of ['database', 'migrations', 'mail lookups', 'files', 'smtp', 'dns']) expect(healthy.out).toMatch(new RegExp(`^ok {4}${check} `, 'm'));
+    expect(healthy.out).toContain('Nothing failed.');
+  });
+
+  it('When SMTP and DNS do not answer, then it names each and exits 1', async () => {
+    const closed = await smtpSink(); // a free port nobody listens on
+    const broken = await maildeskCommand(['doctor'], envOf({ SMTP_URL: closed.url, DNS_SERVERS: '127.0.0.1:9' }));
+    expect(broken.status).toBe(1);
+    expect(broken.out).toMatch(/^FAIL {2}smtp .*ECONNREFUSED/m);
+    expect(broken.out).toMatch(/^FAIL {2}dns /m);
+    expect(broken.out).toMatch(/^ok {4}database /m);
+    expect(broken.out).toContain('2 check(s) failed.');
+  });
+
+  it('When there is no database, then it says so and exits 1', async () => {
+    const url = t.config.databaseUrl ? Object.assign(new URL(t.config.databaseUrl), { pathname: '/maildesk_no_such_database' }).toString() : '';
+    const broken = await maildeskCommand(['doctor', '--lang', 'zh'], { DATA_DIR: empty, DATABASE_URL: url, SMTP_URL: smtp.url, DNS_SERVERS: dns.address });
+    expect(broken.status).toBe(1);
+    expect(broken.out).toMatch(url ? /^FAIL {2}database .*无应答/m : /^FAIL {2}database .*没有数据库/m);
+    expect(broken.out).toContain('1 项检查失败。');
+  });
+});
+
+describe('operator commands', () => {
+  it('When an operator is created, then the shown password signs in; a second with the same name is refused', async () => {
+    const made = await maildeskCommand(['operator', 'create', 'night-shift', '--role', 'support'], envOf());
+    expect(made.status).toBe(0);
+    const password = /\(shown only once\): (\S+)/.exec(made.out)?.[1];
+    expect(password).toBeTruthy();
+    expect(await t.post('/api/manage/login/login', { username: 'night-shift', password })).toMatchObject({ code: 0, data: { role: 'support' } });
+    expect(await maildeskCommand(['operator', 'create', 'night-shift'], envOf())).toMatchObject({ status: 1, err: expect.stringContaining('already exists') });
+    expect(await maildeskCommand(['operator', 'create', 'someone', '--role', 'owner'], envOf())).toMatchObject({ status: 2, err: expect.stringContaining('Unknown role') });
+  });
+
+  it('When a password is reset, then the old one and the sessions stop working and the new one signs in', async () => {
+    const session = (await t.post('/api/manage/login/login', ROOT)).data.token;
+    const reset = await maildeskCommand(['operator', 'reset-password', ROOT.username], envOf());
+    expect(reset.status).toBe(0);
+    const password = /\(shown only once\): (\S+)/.exec(reset.out)![1];
+    expect((await t.post('/api/manage/me/info', {}, { token: session })).code).toBe(20000);
+    expect((await t.post('/api/manage/login/login', ROOT)).code).not.toBe(0);
+    expect((await t.post('/api/manage/login/login', { username: ROOT.username, password })).code).toBe(0);
+    const log = await t.services.db.selectFrom('log').select(['action', 'actor_type']).where('action', '=', 'password_reset').execute();
+    expect(log).toEqual([expect.objectContaining({ action: 'password_reset' })]);
+    expect(await maildeskCommand(['operator', 'reset-password', 'nobody'], envOf())).toMatchObject({ status: 1, err: 'No operator "nobody".' });
+    ROOT.password = password; // for what follows in this file
+  });
+
+  it('When a second factor is reset, then the operator signs in with the password alone', async () => {
+    const made = await maildeskCommand(['operator', 'create', 'lost-phone'], envOf());
+    const password = /\(shown only once\): (\S+)/.exec(made.out)![1];
+    const token = (await t.post('/api/manage/login/login', { username: 'lost-phone', password })).data.token;
+    await enrolTotp(t, 'manage', token);
+    const step = await t.post('/api/manage/login/login', { username: 'lost-phone', password });
+    expect(step).toMatchObject({ code: 40103, params: { methods: ['totp', 'recovery_code'] } });
+    const reset = await maildeskCommand(['operator', 'reset-second-factor', 'lost-phone'], envOf());
+    expect(reset).toMatchObject({ status: 0, out: expect.stringContaining('authenticator app: yes') });
+    expect(await t.post('/api/manage/login/login', { username: 'lost-phone', password })).toMatchObject({ code: 0, data: { token: expect.any(String) } });
+  });
+});
