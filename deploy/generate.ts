@@ -1,6 +1,6 @@
 /**
  * `npm run deploy:config -- --db … --out DIR (--tls-cert … --tls-key … | --allow-plaintext) [options]`:
- * writes the Postfix, Dovecot, OpenDKIM, rspamd and postsrsd configuration of one installation (and, for
+ * writes the Postfix (with the reports pipe), Dovecot, OpenDKIM, rspamd and postsrsd configuration of one installation (and, for
  * PostgreSQL, the roles to create). Compiled with the server (`npm run build`), so it runs on a
  * production install without dev dependencies. See deploy/README.md.
  */
@@ -12,6 +12,7 @@ import { dovecotDir, dovecotFiles } from './templates/dovecot.js';
 import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
 import { mainCf, mapFile, mapNames, masterCf, postfixDir, srsRecipients, srsRecipientsFile, type MapKey } from './templates/postfix.js';
 import { postsrsdFiles } from './templates/postsrsd.js';
+import { reportsDir, reportsFiles } from './templates/reports.js';
 import { rspamdDir, rspamdFiles } from './templates/rspamd.js';
 import { rolesSql } from './templates/postgres.js';
 
@@ -25,6 +26,7 @@ export function installationFiles(o: InstallOptions): Record<string, string> {
     ...opendkimFiles(o),
     ...postsrsdFiles(o),
     ...rspamdFiles(o),
+    ...reportsFiles(o),
     // The panel's MAIL_SERVER_TOKEN, which rspamd presents when it reads the maps and reports.
     [path.join(rspamdDir(o), 'panel-token')]: `${o.rspamd.panelToken}\n`,
   };
@@ -48,6 +50,8 @@ export function fileMode(o: InstallOptions, file: string): { mode: number; group
   if (dir === path.join(dovecotDir(o), 'sieve-pipe')) return { mode: 0o755 };
   if (name.endsWith('.sieve')) return { mode: 0o644 };
   if (name === 'panel-token' || name === 'copy-master-password') return { mode: 0o600 };
+  // Run by Postfix's pipe as the mail store's user; it holds the panel's token.
+  if (dir === reportsDir(o)) return { mode: 0o750, group: o.mailUser };
   if (dir === rspamdDir(o) || path.dirname(dir) === rspamdDir(o)) return { mode: 0o640, group: '_rspamd' };
   if (dir === postfixDir(o)) return { mode: 0o640, group: 'postfix' };
   if (dir === dovecotDir(o)) return { mode: 0o640, group: 'dovecot' };

@@ -4,11 +4,11 @@
 # LMTP, both SQL drivers and Pigeonhole (Sieve: the mailbox owners' out-of-office and forwarding),
 # postsrsd (sender rewriting, so forwarded mail passes SPF), OpenDKIM with OpenDBX's SQLite and PostgreSQL drivers (it reads
 # the panel's signing keys), rspamd (the spam filter, a Postfix milter) with Redis for its statistics, ClamAV
-# (clamd: rspamd refuses infected mail; optional, see deploy/README.md), openssl and the PostgreSQL client, and swaks. Idempotent: installed packages are left alone.
+# (clamd: rspamd refuses infected mail; optional, see deploy/README.md), openssl and the PostgreSQL client, swaks, and curl (the reports pipe hands DMARC and TLS reports to the panel). Idempotent: installed packages are left alone.
 # Run as root. "No configuration" leaves /etc/postfix/main.cf absent: Maildesk's generated
 # configuration is always used with `-c DIR`.
 set -eu
-packages="postfix postfix-sqlite postfix-pgsql dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sieve dovecot-sqlite dovecot-pgsql postsrsd opendkim opendkim-tools libopendbx1-sqlite3 libopendbx1-pgsql rspamd redis-server clamav clamav-daemon openssl postgresql-client swaks"
+packages="postfix postfix-sqlite postfix-pgsql dovecot-core dovecot-imapd dovecot-lmtpd dovecot-pop3d dovecot-sieve dovecot-sqlite dovecot-pgsql postsrsd opendkim opendkim-tools libopendbx1-sqlite3 libopendbx1-pgsql rspamd redis-server clamav clamav-daemon openssl postgresql-client swaks curl"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

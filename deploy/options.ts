@@ -64,6 +64,8 @@ export interface InstallOptions {
     /** Tests only: rspamd's state (hyperscan cache) here instead of /var/lib/rspamd. */
     dbDir?: string;
   };
+  /** The reporting address (DMARC rua=, TLS-RPT): its mail is piped to the panel (templates/reports.ts); '' for none. */
+  reportsAddress: string;
   /** Clients trusted to send with local senders without logging in (the panel's own mail). */
   mynetworks: string;
   postfixQueueDir: string;
@@ -124,6 +126,7 @@ export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk
   --rspamd-map-seconds N  how often rspamd checks the settings and lists (default 20; a change applies within a minute)
   --clamav [HOST:]PORT    clamd: rspamd refuses infected mail at SMTP (default: no virus scanning)
   --rspamd-db-dir DIR     rspamd's state directory (default /var/lib/rspamd)
+  --reports-address ADDR  where DMARC and TLS reports arrive; piped to the panel (default: $REPORTS_ADDRESS, else reports@<hostname>; "none": not received)
   --mynetworks CIDRS      clients that may use local senders without logging in (default 127.0.0.0/8)
   --postfix-queue DIR     (default /var/spool/postfix)   --postfix-data DIR (default /var/lib/postfix)
   --dovecot-run DIR       (default /run/dovecot)         --dovecot-state DIR (default /var/lib/dovecot)
@@ -207,6 +210,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (/[\s:]/.test(copyPassword) || copyPassword.length < 16) throw new Error('--copy-master-password: at least 16 characters, no spaces or ":"');
   const copyNets = args.get('copy-master-nets') ?? '127.0.0.0/8';
   if (!/^[0-9a-f.:/]+(,\s*[0-9a-f.:/]+)*$/i.test(copyNets)) throw new Error('--copy-master-nets: comma-separated addresses or CIDR ranges');
+  const reportsChoice = (args.get('reports-address') ?? env.REPORTS_ADDRESS ?? `reports@${hostname}`).trim().toLowerCase();
+  const reportsAddress = reportsChoice === 'none' ? '' : reportsChoice;
+  if (reportsAddress && !/^[a-z0-9._+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(reportsAddress)) throw new Error(`--reports-address: expected an address such as reports@${hostname}, or "none"`);
   const submissionRate = Number(args.get('submission-rate') ?? 60);
   if (!Number.isInteger(submissionRate) || submissionRate < 1) throw new Error('--submission-rate: a whole number of messages per minute, at least 1');
   return {
@@ -242,6 +248,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       clamav: args.get('clamav') ? listen(args.get('clamav')!, 'clamav', '127.0.0.1') : undefined,
       dbDir: args.get('rspamd-db-dir') ? path.resolve(args.get('rspamd-db-dir')!) : undefined,
     },
+    reportsAddress,
     mynetworks: args.get('mynetworks') ?? '127.0.0.0/8',
     postfixQueueDir: path.resolve(args.get('postfix-queue') ?? '/var/spool/postfix'),
     postfixDataDir: path.resolve(args.get('postfix-data') ?? '/var/lib/postfix'),

@@ -2,6 +2,9 @@
 export const serverMessagesEn = {
   ok: 'Done',
   error: {
+    // Imports
+    import_source_unreadable: 'The PostfixAdmin database could not be read: %{reason}',
+    csv_invalid: 'The file has %{count} problem(s); nothing was imported. Correct the lines named and try again.',
     // Bringing the mail (mail copies from another IMAP server)
     mail_copy_not_set_up: 'Copying mail from another server is not set up on this installation. Ask your provider.',
     mail_copy_running: 'A copy into %{address} is already running. Wait for it to end before starting another.',
@@ -58,6 +61,7 @@ export const serverMessagesEn = {
     domain_not_verified: 'The verification record was not found in DNS yet. Publish a TXT record at %{host} with the value %{value}, then try again.',
     // DKIM key rotation (mail server)
     dkim_next_not_published: 'The new DKIM key is not in DNS yet. Publish a TXT record at %{host} with the value %{value}, wait until it is visible, then switch again.',
+    domain_not_watched: 'Only active domains are watched: verify %{domain} first.',
     mailbox_limit: 'The domain %{domain} may have at most %{limit} mailboxes.',
     alias_limit: 'The domain %{domain} may have at most %{limit} aliases.',
     mailbox_inactive: 'The mailbox is deactivated; activate it first.',
@@ -90,6 +94,22 @@ export const serverMessagesEn = {
     restore_quota_above_max: 'The mailbox %{address} cannot be restored: its quota (%{quota_text}) is above what its customer or domain now allows per mailbox (%{max_text}). Raise that limit first.',
   },
   validation: {
+    csv_malformed: 'This line is not valid CSV (%{reason})',
+    csv_empty: 'The file has no rows below its header',
+    csv_too_many_rows: 'At most %{max} rows per file',
+    csv_unknown_column: 'Unknown column "%{column}"',
+    csv_missing_column: 'The column "%{column}" is missing',
+    csv_flag: 'Use 1 or 0 (yes or no)',
+    csv_duplicate: 'The same address is already on line %{line}',
+    csv_address: 'Not a valid address (anna@example.org, or @example.org for a catch-all alias)',
+    csv_password_or_hash: 'Give either a password or a password hash',
+    csv_password_length: 'A password has %{min} to %{max} characters',
+    csv_hash_scheme: 'Not a password hash Dovecot verifies (e.g. {SHA512-CRYPT}$6$…, $1$…, {ARGON2ID}…)',
+    csv_quota: 'A quota from %{min} to %{max}: bytes, or with a unit (500M, 2G)',
+    csv_type: 'The type is mailbox or alias',
+    csv_domain_unknown: 'The domain %{domain} is not one of yours here',
+    csv_domain_suspended: 'The domain %{domain} is suspended',
+    csv_capacity: 'The mailboxes up to this line need more storage than you have left (%{available_text})',
     mail_copy_host: 'Enter a host name (imap.example.com) or an IP address.',
     mail_copy_user_pattern: 'The pattern needs %e (address), %u (local part) or %d (domain).',
     mail_copy_pattern_or_accounts: 'Give either a user pattern with one password, or a list of accounts.',
@@ -162,6 +182,7 @@ export const serverMessagesEn = {
     missing: 'Missing: publish this %{type} record at %{host} with the value %{value}',
     wrong: 'Wrong: %{host} has %{found}; change it to %{value}',
     spf_multiple: 'Wrong: %{host} has more than one SPF record; merge them into one: %{value}',
+    multiple: 'Wrong: %{host} has more than one such record; keep one only, with the value %{value}',
     lookup_failed: 'Could not be checked (%{error}); try again later',
     // Mail server name (MAIL_HOSTNAME) not publishable yet
     mail_hostname_invalid: 'The mail server name "%{hostname}" cannot be published as an MX record: set MAIL_HOSTNAME to the mail server\'s public host name (as given to deploy:config --hostname) and restart the panel. Until then customers are not shown the MX and SPF records.',

@@ -4,6 +4,9 @@ import type { ServerMessages } from './messages-en.js';
 export const serverMessagesZh: ServerMessages = {
   ok: '操作成功',
   error: {
+    // 导入
+    import_source_unreadable: '无法读取 PostfixAdmin 数据库：%{reason}',
+    csv_invalid: '文件中有 %{count} 处问题，未导入任何内容。请更正所列的行后重试。',
     // 搬迁邮件（从其他 IMAP 服务器复制）
     mail_copy_not_set_up: '本系统尚未配置从其他服务器复制邮件，请联系服务商。',
     mail_copy_running: '%{address} 已有一个复制任务在进行，请等待其结束后再开始新的复制。',
@@ -59,6 +62,7 @@ export const serverMessagesZh: ServerMessages = {
     domain_not_verified: '还没有在 DNS 中找到验证记录。请在 %{host} 添加 TXT 记录，值为 %{value}，然后重试。',
     // DKIM 密钥轮换（邮件服务器）
     dkim_next_not_published: '新的 DKIM 密钥还不在 DNS 中。请在 %{host} 添加 TXT 记录，值为 %{value}，生效后再切换。',
+    domain_not_watched: '只有已启用的域名才会被监测：请先验证 %{domain}。',
     mailbox_limit: '域名 %{domain} 最多可以有 %{limit} 个邮箱。',
     alias_limit: '域名 %{domain} 最多可以有 %{limit} 个别名。',
     mailbox_inactive: '该邮箱已停用，请先启用。',
@@ -91,6 +95,22 @@ export const serverMessagesZh: ServerMessages = {
     restore_quota_above_max: '无法恢复邮箱 %{address}：其配额（%{quota_text}）超过了该客户或域名现在允许的单个邮箱上限（%{max_text}）。请先提高该上限。',
   },
   validation: {
+    csv_malformed: '此行不是有效的 CSV（%{reason}）',
+    csv_empty: '文件表头下没有任何行',
+    csv_too_many_rows: '每个文件最多 %{max} 行',
+    csv_unknown_column: '未知的列“%{column}”',
+    csv_missing_column: '缺少列“%{column}”',
+    csv_flag: '请填写 1 或 0（是或否）',
+    csv_duplicate: '同一地址已出现在第 %{line} 行',
+    csv_address: '地址无效（如 anna@example.org；全域别名写作 @example.org）',
+    csv_password_or_hash: '请填写密码或密码哈希（二选一）',
+    csv_password_length: '密码长度为 %{min} 到 %{max} 个字符',
+    csv_hash_scheme: '不是 Dovecot 能验证的密码哈希（如 {SHA512-CRYPT}$6$…、$1$…、{ARGON2ID}…）',
+    csv_quota: '配额须在 %{min} 到 %{max} 之间：字节数，或带单位（500M、2G）',
+    csv_type: '类型须为 mailbox 或 alias',
+    csv_domain_unknown: '域名 %{domain} 不是您在此的域名',
+    csv_domain_suspended: '域名 %{domain} 已停用',
+    csv_capacity: '到此行为止的邮箱所需存储空间超过您剩余的容量（%{available_text}）',
     mail_copy_host: '请输入主机名（如 imap.example.com）或 IP 地址。',
     mail_copy_user_pattern: '用户名模式须包含 %e（地址）、%u（本地部分）或 %d（域名）。',
     mail_copy_pattern_or_accounts: '请提供用户名模式加一个密码，或一份账号列表，二者选一。',
@@ -163,6 +183,7 @@ export const serverMessagesZh: ServerMessages = {
     missing: '缺少：请在 %{host} 添加 %{type} 记录，值为 %{value}',
     wrong: '错误：%{host} 当前为 %{found}，请改为 %{value}',
     spf_multiple: '错误：%{host} 有多条 SPF 记录，请合并为一条：%{value}',
+    multiple: '错误：%{host} 有多条同类记录，请只保留一条，值为 %{value}',
     lookup_failed: '无法检查（%{error}），请稍后重试',
     // 邮件服务器名称（MAIL_HOSTNAME）尚不可发布
     mail_hostname_invalid: '邮件服务器名称“%{hostname}”不能作为 MX 记录发布：请把环境变量 MAIL_HOSTNAME 设为邮件服务器的公网主机名（与 deploy:config 的 --hostname 相同）并重启面板。在此之前，客户看不到 MX 和 SPF 记录。',

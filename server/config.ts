@@ -1,5 +1,20 @@
 /** Configuration from the environment; every variable is optional (see README). */
 import path from 'node:path';
+import { reportsAddressOf } from './reports/address.js';
+
+/** An S3-compatible bucket for files (S3_BUCKET and the other S3_* variables). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT: a self-hosted store's URL; none: AWS. */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** S3_PATH_STYLE: the bucket in the path (most self-hosted stores); default on when S3_ENDPOINT is set. */
+  pathStyle: boolean;
+  /** S3_PREFIX: keys start with this (several installations in one bucket). */
+  prefix: string;
+}
 
 export interface Config {
   port: number;
@@ -17,6 +32,12 @@ export interface Config {
   dnsServers: string[];
   /** The mail server customers' MX records point at (MAIL_HOSTNAME; default: PUBLIC_URL's host). */
   mailHostname: string;
+  /** REPORTS_ADDRESS: where DMARC (rua=) and TLS reports are sent (server/reports/address.ts; default reports@<mailHostname>). */
+  reportsAddress: string;
+  /** REPORT_MAX_BYTES: the largest report message the mail server may hand over (compressed, as sent). */
+  reportMaxBytes: number;
+  /** How often the DNS watch looks at each active domain's records (DNS_WATCH_HOURS). */
+  dnsWatchHours: number;
   // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
@@ -38,6 +59,8 @@ export interface Config {
   mailLogRetentionDays: number;
   /** How often an idle job worker looks for due work (JOB_POLL_MS). */
   jobPollMs: number;
+  /** Items an import makes per transaction (IMPORT_BATCH_SIZE, default 250): how much a crash may make it redo. */
+  importBatchSize: number;
   /** Whether this instance starts scheduled tasks (JOB_SCHEDULES=0 turns them off; tests run them by hand). */
   jobSchedules: boolean;
   // Storage
@@ -62,6 +85,13 @@ export interface Config {
   mailboxDeleteMode: 'remove' | 'archive';
   /** Days a deleted mailbox's record is kept once its mail is removed or archived, or it was restored (DELETED_MAILBOX_RETENTION_DAYS). */
   deletedMailboxRetentionDays: number;
+  // Operations
+  /** Files (attachments) in an S3-compatible bucket; none: in the database. */
+  s3?: S3Settings;
+  /** METRICS_TOKEN: /metrics answers `Authorization: Bearer <this>`; with neither it nor METRICS_ALLOW, /metrics is off (404). */
+  metricsToken?: string;
+  /** METRICS_ALLOW: addresses (comma-separated, exact IPs) /metrics answers without the token. */
+  metricsAllow: string[];
   /**
    * Bringing the mail (server/imports/mail-copy): our Dovecot's IMAP (MAIL_COPY_IMAP, imap://host:port
    * with STARTTLS or imaps://host:port; ?verify=0 accepts a self-signed certificate) and the master
@@ -76,6 +106,7 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intOf(env.PORT, 8080);
   const host = env.HOST || '127.0.0.1';
+  const mailHostname = (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase();
   return {
     port,
     host,
@@ -89,7 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     mailServerToken: env.MAIL_SERVER_TOKEN || undefined,
     dnsServers: (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean),
-    mailHostname: (env.MAIL_HOSTNAME || new URL(env.PUBLIC_URL || `http://${host}`).hostname).toLowerCase(),
+    mailHostname,
+    reportsAddress: reportsAddressOf(env.REPORTS_ADDRESS, mailHostname),
+    reportMaxBytes: intOf(env.REPORT_MAX_BYTES, 10 * 1024 * 1024),
+    dnsWatchHours: Math.max(1, intOf(env.DNS_WATCH_HOURS, 6)),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
     mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
     mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),
@@ -112,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     mailLogRetentionDays: intOf(env.MAIL_LOG_RETENTION_DAYS, 90),
     jobPollMs: intOf(env.JOB_POLL_MS, 1000),
+    importBatchSize: Math.max(1, intOf(env.IMPORT_BATCH_SIZE, 250)),
     jobSchedules: env.JOB_SCHEDULES !== '0' && env.JOB_SCHEDULES !== 'false',
     // Storage
     storageReminderDays: daysListOf(env.STORAGE_REMINDER_DAYS, [30, 7, 1]),
@@ -126,6 +161,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
     mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),
     deletedMailboxRetentionDays: intOf(env.DELETED_MAILBOX_RETENTION_DAYS, 90),
+    // Operations
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION || 'us-east-1',
+          endpoint: env.S3_ENDPOINT || undefined,
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+          pathStyle: env.S3_PATH_STYLE ? env.S3_PATH_STYLE === '1' || env.S3_PATH_STYLE === 'true' : !!env.S3_ENDPOINT,
+          prefix: env.S3_PREFIX || '',
+        }
+      : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsAllow: (env.METRICS_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
     mailCopy: mailCopyOf(env),
     secretKey: env.SECRET_KEY ? secretKeyOf(env.SECRET_KEY) : undefined,
   };

@@ -9,11 +9,14 @@ import { SoftAuthenticator } from '../helpers/authenticator.js';
 import { addPasskey, totpCode, type Area } from '../helpers/second-factor.js';
 // Shop.
 import { shopFixtures } from '../helpers/shop-fixtures.js';
+import { emptyPostfixAdmin } from '../helpers/postfixadmin.js';
 import { mailSendJob } from '../../server/outbox/mailer.js';
 // Support (tickets)
 import { openTicket, png } from '../helpers/support.js';
 
 const firstOf = { admin: 'customerA', manage: 'superadmin', mail: 'mailboxA' } as const;
+
+let pfaSource: Promise<string> | undefined;
 
 export async function buildFixture(t: TestApp) {
   const customerA = await signUpCustomer(t);
@@ -143,6 +146,9 @@ export async function buildFixture(t: TestApp) {
     // Spam (issue 23): an entry on mailbox A's own sender list.
     spamListOfMailboxA: () => created(t.post('/api/mail/spam_list/create', { sender: `${crypto.randomBytes(4).toString('hex')}.example`, action: 'block' }, { token: accounts.mailboxA.token }), 'spam list entry'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
+    importCsv: (caller: Caller) => mail.importCsvFor(caller, accounts.customerB.token),
+    importRunOfA: async () => created(t.post('/api/admin/imports/csv_start', await mail.importCsvFor('memberA', ''), { token: accounts.memberA.token }), 'import run'),
+    postfixAdminSource: () => (pfaSource ??= emptyPostfixAdmin()),
   };
 }
 
@@ -228,6 +234,12 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
       return box.id as number;
     },
     customerAId: customerA.id,
+    // Imports (issue 25): a CSV file the caller may import (an alias in a domain of theirs), and a run member A started.
+    async importCsvFor(caller: string, tokenOfB: string) {
+      let name = (await t.services.db.selectFrom('domain').select('name').where('id', '=', await domainOfA()).executeTakeFirstOrThrow()).name;
+      if (caller === 'customerB') name = (await mail.pendingDomain({ token: tokenOfB } as typeof customerA)).name as string;
+      return { csv: `type,address,destinations\nalias,i${crypto.randomBytes(4).toString('hex')}@${name},someone@example.org\n` };
+    },
     // Bringing the mail (issue 25): a finished copy into a fresh mailbox of A, made as the job leaves one.
     async mailCopyOfA() {
       const box = await mail.mailbox(customerA.token, await domainOfA());

@@ -22,6 +22,8 @@ declare module 'vitest' {
 }
 
 const operator = { username: 'root', password: 'root-password-1' };
+/** What the mail server presents to hand over reports (reports.e2e.ts posts them as the mail server would). */
+export const MAIL_SERVER_TOKEN = 'e2e-mail-server-token-0123456789';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -88,6 +90,7 @@ export default async function setup(project: TestProject) {
       MAIL_COPY_MASTER_USER: 'maildesk-copy',
       MAIL_COPY_MASTER_PASSWORD: 'e2e-master-password',
       SECRET_KEY: '1'.repeat(64),
+      MAIL_SERVER_TOKEN,
       SMTP_URL: '',
       DATABASE_URL: '',
     },

@@ -1,4 +1,4 @@
-/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT, MX, CNAME, SRV, A and AAAA records. */
+/** A real DNS server on loopback (UDP) answering from a zone the test edits: TXT, MX, CNAME, SRV, A, AAAA and PTR records. */
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
@@ -8,7 +8,8 @@ type Record =
   | { type: 'MX'; data: { preference: number; exchange: string } }
   | { type: 'CNAME'; data: string }
   | { type: 'SRV'; data: { priority: number; weight: number; port: number; target: string } }
-  | { type: 'A' | 'AAAA'; data: string };
+  | { type: 'A' | 'AAAA'; data: string }
+  | { type: 'PTR'; data: string };
 
 /** TXT strings are at most 255 bytes each; longer values (DKIM keys) are split, as zone files do. */
 const chunks = (text: string) => text.match(/.{1,255}/g) ?? [''];
@@ -58,6 +59,10 @@ export async function startDnsServer(bindPort = 0) {
     host(name: string, ...ips: string[]) {
       const records = ips.map((ip): Record => ({ type: ip.includes(':') ? 'AAAA' : 'A', data: ip }));
       zone.set(name.toLowerCase(), [...(zone.get(name.toLowerCase()) ?? []).filter((r) => r.type !== 'A' && r.type !== 'AAAA'), ...records]);
+    },
+    /** An IPv4 address's reverse name (in-addr.arpa). */
+    ptr(ip: string, name: string) {
+      zone.set(`${ip.split('.').reverse().join('.')}.in-addr.arpa`, [{ type: 'PTR', data: name }]);
     },
     /** Publishes a record of the DNS page exactly as shown. */
     publish(record: { type: string; host: string; value: string; priority?: number }) {
