@@ -34,7 +34,8 @@ export function CopyProgress({ copy, showAddress }: { copy: MailCopy; showAddres
       {copy.error && (
         <Typography variant="body2" color="error" className="mail-copy-error">
           {translate(copy.error, { _: copy.error, address: copy.address })}
-          {copy.error_detail ? ` (${copy.error_detail})` : ''}
+          {/* The old server's own words, as it said them. */}
+          {copy.error_detail ? <span data-user-data className="mail-copy-error-detail">{` (${copy.error_detail})`}</span> : ''}
         </Typography>
       )}
     </Box>

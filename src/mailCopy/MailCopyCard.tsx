@@ -92,7 +92,7 @@ export function MailCopyCard({ whose, canStart }: { whose: Whose; canStart: bool
 /** On a mailbox's page: whoever may change the mailbox may bring its mail (a billing operator only looks). */
 export function MailboxCopy() {
   const record = useRecordContext();
-  const { canAccess } = useCanAccess({ resource: 'email', action: 'update' });
+  const { canAccess } = useCanAccess({ resource: 'email', action: 'edit' });
   if (!record) return null;
   return <MailCopyCard whose={{ mailbox: Number(record.id) }} canStart={canAccess === true} />;
 }

@@ -85,6 +85,11 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: '1',
       DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       MAIL_HOSTNAME: 'mx.maildesk.test',
+      // Bringing the mail is set up; no IMAP server runs here (the mail suite copies for real).
+      MAIL_COPY_IMAP: 'imap://127.0.0.1:1',
+      MAIL_COPY_MASTER_USER: 'maildesk-copy',
+      MAIL_COPY_MASTER_PASSWORD: 'e2e-master-password',
+      SECRET_KEY: '1'.repeat(64),
       MAIL_SERVER_TOKEN,
       SMTP_URL: '',
       DATABASE_URL: '',

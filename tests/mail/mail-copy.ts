@@ -56,7 +56,7 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
   const address = (local: string) => `${local}@${domain}`;
   const source = () => ({ source_host: '127.0.0.1', source_port: ctx.old().port, source_tls: 'starttls', source_user: OLD_USER, password: OLD_PASSWORD });
   const copyOf = (id: number) => ok('/api/admin/mail_copy/get', { id }, customerToken, 'GET');
-  async function finished(id: number, ms = 120_000) {
+  async function finished(id: number, ms = 240_000) {
     return ctx.stack().waitFor(`copy ${id} to end`, async () => {
       const copy = await copyOf(id);
       if (copy.state === 'failed') throw new Error(`copy failed: ${copy.error} ${copy.error_detail}\n${ctx.old().log()}`);
@@ -97,7 +97,7 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
     const theirs = await ok('/api/mail/mail_copy/list', {}, login.token, 'GET');
     expect(theirs.list.map((c: { id: number; state: string }) => [c.id, c.state])).toEqual([[copy.id, 'done']]);
     expect(JSON.stringify(theirs)).not.toContain(OLD_PASSWORD);
-  });
+  }, 300_000);
 
   it('When the same mailbox is copied again, then nothing is copied twice', async () => {
     const again = await ok('/api/admin/mail_copy/create', { mailbox_id: ids.mover, ...source() });
@@ -105,7 +105,7 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
     const copied = await ours('mover');
     expect(copied.size).toBe(1000);
     expect([...copied.values()].filter((seen) => seen.length !== 1)).toEqual([]);
-  });
+  }, 300_000);
 
   it('When the panel is killed with kill -9 halfway through a copy and started again, then the copy resumes and each message is there exactly once', async () => {
     const stack = ctx.stack();
@@ -125,5 +125,5 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
     expect([...copied.entries()].filter(([, seen]) => seen.length !== 1).map(([id]) => id)).toEqual([]);
     for (const m of OLD_MESSAGES) expect(copied.get(m.messageId)?.[0], m.messageId).toEqual({ folder: m.folder, flags: [...m.flags].sort(), date: m.date.getTime() });
     console.log(`${stack.backend}: killed at ${halfway.done_messages} of 1000; resumed to 1000, none twice`);
-  });
+  }, 300_000);
 }

@@ -54,8 +54,8 @@ export function mailCopy(dialect: Dialect) {
         .addColumn('folder', 'text', (c) => c.notNull())
         .addColumn('uid_validity', 'bigint', (c) => c.notNull())
         .addColumn('last_uid', 'bigint', (c) => c.notNull())
-        // Set before an APPEND, cleared with last_uid after it: a run cut short between the two
-        // looks for this message in the mailbox before appending it again.
+        // Set to the last UID of a batch before its APPENDs, cleared with last_uid after them: a run cut short between
+        // looks for those messages in the mailbox before appending them again.
         .addColumn('pending_uid', 'bigint')
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();

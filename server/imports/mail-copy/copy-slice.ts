@@ -2,10 +2,11 @@
  * One slice of a copy: what the old server has that the mailbox has not yet received, copied for
  * at most `deadline`, folder by folder in UID order. How far each old folder has been copied is
  * kept in mail_copy_folder (UIDVALIDITY, last copied UID), so a second run, or a run after a
- * crash, starts where the last one ended. The one message that may be in doubt after a crash
- * (APPENDed, but not yet recorded) is marked before its APPEND (pending_uid) and looked for in
- * the mailbox (Message-ID, or size and date) before it is appended again. So is every message of a
- * folder whose UIDVALIDITY changed on the old server (its UIDs mean nothing any more).
+ * crash, starts where the last one ended. Messages go in batches: before a batch's APPENDs its last
+ * UID is written as pending_uid, after them last_uid; the messages a crash may leave in doubt
+ * (APPENDed, not yet recorded: those up to pending_uid) are looked for in the mailbox (Message-ID,
+ * or size and date) before they are appended again. So is every message of a folder whose
+ * UIDVALIDITY changed on the old server (its UIDs mean nothing any more).
  */
 import type { FetchMessageObject, ImapFlow, ListResponse } from 'imapflow';
 import { now } from '../../core/time.js';
@@ -131,6 +132,22 @@ async function appendTo(store: ImapFlow, folder: string, content: Buffer, m: Mes
   }
 }
 
+/** Messages fetched and recorded together: at most 25, or 8 MiB (one message may be larger alone). */
+function* batchesOf(todo: Message[]): Generator<Message[]> {
+  let batch: Message[] = [];
+  let bytes = 0;
+  for (const m of todo) {
+    if (batch.length > 0 && (batch.length >= 25 || bytes + m.size > 8 * 1024 * 1024)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(m);
+    bytes += m.size;
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /** Copies until everything is there ('finished') or the deadline passes ('more'). */
 export async function copySlice(db: Db, target: SliceTarget, source: ImapFlow, store: ImapFlow, deadline: number): Promise<'finished' | 'more'> {
   const plans = await plan(db, target, source, store);
@@ -151,31 +168,32 @@ export async function copySlice(db: Db, target: SliceTarget, source: ImapFlow, s
     if (folder.todo.length === 0) continue;
     await source.mailboxOpen(folder.path, { readOnly: true });
     await store.mailboxOpen(folder.target);
-    const id = stateId;
-    const record = (m: Message, appended: boolean) =>
-      db.transaction().execute(async (trx) => {
-        await trx.updateTable('mail_copy_folder').set({ last_uid: m.uid, pending_uid: null, updated_at: now() }).where('id', '=', id).execute();
+    for (const batch of batchesOf(folder.todo)) {
+      if (Date.now() > deadline) return 'more';
+      const last = batch[batch.length - 1].uid;
+      // Before the APPENDs: "up to this UID may already be there". A run cut short before the
+      // record below looks for each of these in the mailbox before appending it again.
+      await db.updateTable('mail_copy_folder').set({ pending_uid: last }).where('id', '=', stateId).execute();
+      const bodies = new Map<number, Buffer>();
+      for await (const m of source.fetch(batch.map((m) => m.uid).join(','), { uid: true, source: true }, { uid: true })) if (m.source) bodies.set(m.uid, m.source);
+      let appended = 0;
+      for (const m of batch) {
+        const doubtful = folder.verifyEach || (folder.pendingUid !== null && m.uid <= folder.pendingUid);
+        const body = bodies.get(m.uid);
+        // Gone from the old server since the list was read, or already here: nothing to copy.
+        if (!body || (doubtful && (await present(store, m)))) continue;
+        await appendTo(store, folder.target, body, m);
+        appended++;
+      }
+      const id = stateId;
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('mail_copy_folder').set({ last_uid: last, pending_uid: null, updated_at: now() }).where('id', '=', id).execute();
         await trx
           .updateTable('mail_copy')
-          .set((eb) => ({ done_messages: eb('done_messages', '+', 1), copied_messages: eb('copied_messages', '+', appended ? 1 : 0), updated_at: now() }))
+          .set((eb) => ({ done_messages: eb('done_messages', '+', batch.length), copied_messages: eb('copied_messages', '+', appended), updated_at: now() }))
           .where('id', '=', target.copyId)
           .execute();
       });
-    for (const m of folder.todo) {
-      if (Date.now() > deadline) return 'more';
-      if ((folder.verifyEach || folder.pendingUid === m.uid) && (await present(store, m))) {
-        await record(m, false);
-        continue;
-      }
-      const fetched = await source.fetchOne(String(m.uid), { uid: true, source: true }, { uid: true });
-      // Gone from the old server since the list was read: nothing to copy.
-      if (!fetched || !fetched.source) {
-        await record(m, false);
-        continue;
-      }
-      await db.updateTable('mail_copy_folder').set({ pending_uid: m.uid }).where('id', '=', id).execute();
-      await appendTo(store, folder.target, fetched.source, m);
-      await record(m, true);
     }
   }
   return 'finished';
