@@ -76,7 +76,7 @@ function SourcesCard({ view }: { view: DmarcReportView }) {
           {view.sources.slice(0, 15).flatMap((org) =>
             org.sources.map((s, i) => (
               <TableRow key={`${org.organisation}-${s.ip}`} className={`reports-source${s.fail ? ' reports-source-failing' : ''}`}>
-                <TableCell>{i === 0 ? org.organisation : ''}</TableCell>
+                <TableCell data-user-data>{i === 0 ? org.organisation : ''}</TableCell>
                 <TableCell>
                   <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
                     {s.ip}
@@ -154,7 +154,9 @@ function PolicyCard({ view, domainId, domainName }: { view: DmarcReportView; dom
       <Typography variant="body2" sx={{ mt: 2 }}>
         {translate('app.reports.publish', { host: record.host })}
       </Typography>
-      <Copyable text={record.value} className="reports-policy-record" />
+      <Box data-user-data>
+        <Copyable text={record.value} className="reports-policy-record" />
+      </Box>
     </SectionCard>
   );
 }
@@ -188,8 +190,12 @@ function TlsCard({ view }: { view: TlsReportView }) {
           <TableBody>
             {view.failures.map((f) => (
               <TableRow key={`${f.receiving_mx}-${f.result_type}`} className="reports-tls-failure">
-                <TableCell sx={{ fontFamily: 'monospace' }}>{f.receiving_mx || '—'}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{f.result_type}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }} data-user-data>
+                  {f.receiving_mx || '—'}
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace' }} data-user-data>
+                  {f.result_type}
+                </TableCell>
                 <TableCell align="right">{f.sessions}</TableCell>
               </TableRow>
             ))}
@@ -219,7 +225,7 @@ function ReceivedCard({ reports }: { reports: (ReceivedReport & { kind: 'dmarc' 
           {reports.map((r) => (
             <TableRow key={`${r.kind}-${r.id}`} className="reports-received-row">
               <TableCell>{translate(`app.reports.kind_${r.kind}`)}</TableCell>
-              <TableCell title={r.report_id}>{r.org_name}</TableCell>
+              <TableCell data-user-data>{r.org_name}</TableCell>
               <TableCell>{`${r.begin_at.slice(0, 10)} – ${r.end_at.slice(0, 10)}`}</TableCell>
               <TableCell align="right">{r.messages}</TableCell>
               <TableCell align="right">{r.failed}</TableCell>

@@ -22,6 +22,8 @@ declare module 'vitest' {
 }
 
 const operator = { username: 'root', password: 'root-password-1' };
+/** What the mail server presents to hand over reports (reports.e2e.ts posts them as the mail server would). */
+export const MAIL_SERVER_TOKEN = 'e2e-mail-server-token-0123456789';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -83,6 +85,7 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: '1',
       DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       MAIL_HOSTNAME: 'mx.maildesk.test',
+      MAIL_SERVER_TOKEN,
       SMTP_URL: '',
       DATABASE_URL: '',
     },
