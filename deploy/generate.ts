@@ -49,7 +49,7 @@ export function fileMode(o: InstallOptions, file: string): { mode: number; group
   // Run and read by the mail user's IMAP processes (learning from Junk); no secrets in them.
   if (dir === path.join(dovecotDir(o), 'sieve-pipe')) return { mode: 0o755 };
   if (name.endsWith('.sieve')) return { mode: 0o644 };
-  if (name === 'panel-token') return { mode: 0o600 };
+  if (name === 'panel-token' || name === 'copy-master-password') return { mode: 0o600 };
   // Run by Postfix's pipe as the mail store's user; it holds the panel's token.
   if (dir === reportsDir(o)) return { mode: 0o750, group: o.mailUser };
   if (dir === rspamdDir(o) || path.dirname(dir) === rspamdDir(o)) return { mode: 0o640, group: '_rspamd' };

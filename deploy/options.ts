@@ -82,6 +82,11 @@ export interface InstallOptions {
   allowPlaintext: boolean;
   /** Tests: no delay after a failed login. */
   noAuthDelay: boolean;
+  /**
+   * Bringing the mail: the Dovecot master user the panel logs in with as a mailbox ("address*name")
+   * to copy mail from another server into it, its password, and the networks it may log in from.
+   */
+  copyMaster?: { user: string; password: string; nets: string };
 }
 
 function listen(text: string, name: string, defaultHost = '0.0.0.0'): Listen {
@@ -130,6 +135,9 @@ export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk
   --postfix-role NAME --dovecot-role NAME --opendkim-role NAME   PostgreSQL login roles
                           (default maildesk_postfix, maildesk_dovecot, maildesk_opendkim)
   --postfix-password P --dovecot-password P --opendkim-password P  their passwords (default: generated)
+  --copy-master NAME      a Dovecot master user for the panel's mail copies (MAIL_COPY_MASTER_USER); default: none
+  --copy-master-password P  its password (MAIL_COPY_MASTER_PASSWORD; default: generated, written to dovecot/copy-master-password)
+  --copy-master-nets CIDRS  where it may log in from: the panel's addresses (default 127.0.0.0/8)
   --no-auth-delay         tests only: no pause after a failed login
   --help                  this text`;
 
@@ -196,6 +204,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (!/^https?:\/\/[^/@\s]+$/.test(panelUrl)) throw new Error(`--panel-url: expected http(s)://host[:port], got "${panelUrl}"`);
   const panelToken = args.get('panel-token') ?? env.MAIL_SERVER_TOKEN ?? crypto.randomBytes(24).toString('base64url');
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(panelToken)) throw new Error('--panel-token: 16 to 128 letters, digits, - or _');
+  const copyUser = args.get('copy-master');
+  if (copyUser !== undefined && !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(copyUser)) throw new Error('--copy-master: a name of letters, digits, ".", "_" or "-" (no "@", no "*")');
+  const copyPassword = args.get('copy-master-password') ?? crypto.randomBytes(24).toString('base64url');
+  if (/[\s:]/.test(copyPassword) || copyPassword.length < 16) throw new Error('--copy-master-password: at least 16 characters, no spaces or ":"');
+  const copyNets = args.get('copy-master-nets') ?? '127.0.0.0/8';
+  if (!/^[0-9a-f.:/]+(,\s*[0-9a-f.:/]+)*$/i.test(copyNets)) throw new Error('--copy-master-nets: comma-separated addresses or CIDR ranges');
   const reportsChoice = (args.get('reports-address') ?? env.REPORTS_ADDRESS ?? `reports@${hostname}`).trim().toLowerCase();
   const reportsAddress = reportsChoice === 'none' ? '' : reportsChoice;
   if (reportsAddress && !/^[a-z0-9._+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(reportsAddress)) throw new Error(`--reports-address: expected an address such as reports@${hostname}, or "none"`);
@@ -246,5 +260,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     tlsKey,
     allowPlaintext,
     noAuthDelay: flags.has('no-auth-delay'),
+    copyMaster: copyUser ? { user: copyUser, password: copyPassword, nets: copyNets.replace(/\s+/g, '') } : undefined,
   };
 }

@@ -29,6 +29,8 @@ export const templateKeys = [
   'test_message',
   // Spam: a mailbox held for sending spam or far more than usual (to the customer and operators)
   'mailbox_held',
+  // Domain health: a DNS record that was correct no longer is (to the customer)
+  'dns_record_broken',
 ] as const;
 export type TemplateKey = (typeof templateKeys)[number];
 

@@ -7,6 +7,7 @@ import type { Capability } from './core/capability.js';
 import { registerCalls, type Authenticators, type CallSpec, type KeyAuthenticators } from './core/calls.js';
 import { clientErrorHandler, envelopeOf, sendError } from './core/client-errors.js';
 import { AppError } from './core/errors.js';
+import { loggerOptions, requestIdOf, type LogSetting } from './core/logging.js';
 import { registerMultipart } from './core/multipart.js';
 import { openApiDocument } from './core/openapi.js';
 import { parseQueryString } from './core/query-string.js';
@@ -31,10 +32,11 @@ export const callsOf = (list: readonly Capability[]): CallSpec<any, any>[] =>
 
 export async function buildApp(
   services: Omit<Services, 'logger'>,
-  options: { logger?: boolean } = {},
+  options: { logger?: boolean | LogSetting } = {},
 ): Promise<{ app: FastifyInstance; services: Services; calls: CallSpec<any, any>[] }> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
+    genReqId: requestIdOf,
     bodyLimit: services.config.bodyLimitBytes,
     trustProxy: services.config.trustProxy,
     // Bad URLs and over-long parameters, and the HTTP parser's own refusals, answer the envelope too.
@@ -44,6 +46,10 @@ export async function buildApp(
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
   securityHeaders(app, services.config.publicUrl);
+  // The request id in the answer too: what an operator asks a customer for, to find the request's log lines.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   const full: Services = { ...services, logger: app.log };
 
   // An empty JSON body is an empty object: clients post calls that take no parameters without one.

@@ -2,6 +2,20 @@
 import path from 'node:path';
 import { reportsAddressOf } from './reports/address.js';
 
+/** An S3-compatible bucket for files (S3_BUCKET and the other S3_* variables). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** S3_ENDPOINT: a self-hosted store's URL; none: AWS. */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** S3_PATH_STYLE: the bucket in the path (most self-hosted stores); default on when S3_ENDPOINT is set. */
+  pathStyle: boolean;
+  /** S3_PREFIX: keys start with this (several installations in one bucket). */
+  prefix: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -22,6 +36,8 @@ export interface Config {
   reportsAddress: string;
   /** REPORT_MAX_BYTES: the largest report message the mail server may hand over (compressed, as sent). */
   reportMaxBytes: number;
+  /** How often the DNS watch looks at each active domain's records (DNS_WATCH_HOURS). */
+  dnsWatchHours: number;
   // Mail-client settings: ports mail programs use on MAIL_HOSTNAME; 0 = not offered.
   mailImapPort: number;
   mailSubmissionPort: number;
@@ -43,6 +59,8 @@ export interface Config {
   mailLogRetentionDays: number;
   /** How often an idle job worker looks for due work (JOB_POLL_MS). */
   jobPollMs: number;
+  /** Items an import makes per transaction (IMPORT_BATCH_SIZE, default 250): how much a crash may make it redo. */
+  importBatchSize: number;
   /** Whether this instance starts scheduled tasks (JOB_SCHEDULES=0 turns them off; tests run them by hand). */
   jobSchedules: boolean;
   // Storage
@@ -67,6 +85,22 @@ export interface Config {
   mailboxDeleteMode: 'remove' | 'archive';
   /** Days a deleted mailbox's record is kept once its mail is removed or archived, or it was restored (DELETED_MAILBOX_RETENTION_DAYS). */
   deletedMailboxRetentionDays: number;
+  // Operations
+  /** Files (attachments) in an S3-compatible bucket; none: in the database. */
+  s3?: S3Settings;
+  /** METRICS_TOKEN: /metrics answers `Authorization: Bearer <this>`; with neither it nor METRICS_ALLOW, /metrics is off (404). */
+  metricsToken?: string;
+  /** METRICS_ALLOW: addresses (comma-separated, exact IPs) /metrics answers without the token. */
+  metricsAllow: string[];
+  /**
+   * Bringing the mail (server/imports/mail-copy): our Dovecot's IMAP (MAIL_COPY_IMAP, imap://host:port
+   * with STARTTLS or imaps://host:port; ?verify=0 accepts a self-signed certificate) and the master
+   * user the copy logs in with as each mailbox (MAIL_COPY_MASTER_USER, MAIL_COPY_MASTER_PASSWORD;
+   * deploy:config --copy-master). None: mail copies are not offered.
+   */
+  mailCopy?: { host: string; port: number; secure: boolean; verify: boolean; masterUser: string; masterPassword: string };
+  /** SECRET_KEY: 32 bytes (base64 or hex) that encrypt secrets kept for a while, such as an old server's password (AES-256-GCM). */
+  secretKey?: Buffer;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -89,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailHostname,
     reportsAddress: reportsAddressOf(env.REPORTS_ADDRESS, mailHostname),
     reportMaxBytes: intOf(env.REPORT_MAX_BYTES, 10 * 1024 * 1024),
+    dnsWatchHours: Math.max(1, intOf(env.DNS_WATCH_HOURS, 6)),
     mailImapPort: intOf(env.MAIL_IMAP_PORT, 993),
     mailSubmissionPort: intOf(env.MAIL_SUBMISSION_PORT, 587),
     mailSubmissionsPort: intOf(env.MAIL_SUBMISSIONS_PORT, 0),
@@ -111,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     mailLogRetentionDays: intOf(env.MAIL_LOG_RETENTION_DAYS, 90),
     jobPollMs: intOf(env.JOB_POLL_MS, 1000),
+    importBatchSize: Math.max(1, intOf(env.IMPORT_BATCH_SIZE, 250)),
     jobSchedules: env.JOB_SCHEDULES !== '0' && env.JOB_SCHEDULES !== 'false',
     // Storage
     storageReminderDays: daysListOf(env.STORAGE_REMINDER_DAYS, [30, 7, 1]),
@@ -125,7 +161,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxDeleteGraceDays: intOf(env.MAILBOX_DELETE_GRACE_DAYS, 7),
     mailboxDeleteMode: deleteModeOf(env.MAILBOX_DELETE_MODE),
     deletedMailboxRetentionDays: intOf(env.DELETED_MAILBOX_RETENTION_DAYS, 90),
+    // Operations
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION || 'us-east-1',
+          endpoint: env.S3_ENDPOINT || undefined,
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+          pathStyle: env.S3_PATH_STYLE ? env.S3_PATH_STYLE === '1' || env.S3_PATH_STYLE === 'true' : !!env.S3_ENDPOINT,
+          prefix: env.S3_PREFIX || '',
+        }
+      : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsAllow: (env.METRICS_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
+    mailCopy: mailCopyOf(env),
+    secretKey: env.SECRET_KEY ? secretKeyOf(env.SECRET_KEY) : undefined,
   };
+}
+
+function mailCopyOf(env: NodeJS.ProcessEnv): Config['mailCopy'] {
+  if (!env.MAIL_COPY_IMAP || !env.MAIL_COPY_MASTER_USER || !env.MAIL_COPY_MASTER_PASSWORD) return undefined;
+  const url = new URL(env.MAIL_COPY_IMAP);
+  if (url.protocol !== 'imap:' && url.protocol !== 'imaps:') throw new Error(`MAIL_COPY_IMAP: imap://host:port or imaps://host:port, got "${env.MAIL_COPY_IMAP}"`);
+  const secure = url.protocol === 'imaps:';
+  return {
+    host: url.hostname,
+    port: Number(url.port || (secure ? 993 : 143)),
+    secure,
+    verify: url.searchParams.get('verify') !== '0',
+    masterUser: env.MAIL_COPY_MASTER_USER,
+    masterPassword: env.MAIL_COPY_MASTER_PASSWORD,
+  };
+}
+
+function secretKeyOf(text: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error('SECRET_KEY: 32 bytes, written as 64 hex digits or in base64 (openssl rand -base64 32)');
+  return key;
 }
 
 function intOf(value: string | undefined, fallback: number): number {

@@ -1,5 +1,6 @@
 /** `npm start`: serves Maildesk on one port and says how to sign in. */
 import { loadConfig } from './config.js';
+import { DatabaseNewerThanCode } from './db/migrate.js';
 import { startMaildesk } from './start.js';
 
 let close: (() => Promise<void>) | undefined;
@@ -15,10 +16,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const config = loadConfig();
-const maildesk = await startMaildesk(config, { logger: process.env.LOG_LEVEL !== 'silent', deferJobs: true });
+const level = process.env.LOG_LEVEL || 'info';
+const maildesk = await startMaildesk(config, { logger: level !== 'silent' && { level }, deferJobs: true }).catch((error: Error) => {
+  // A database newer than this code, or one that cannot be reached: say so plainly, and stop.
+  console.error(`Maildesk did not start: ${error instanceof DatabaseNewerThanCode ? error.message : (error.stack ?? error.message)}`);
+  process.exit(1);
+});
 const { app, firstOperator, services } = maildesk;
 close = maildesk.close;
-app.log.level = process.env.LOG_LEVEL ?? 'warn';
 const address = await app.listen({ port: config.port, host: config.host });
 await maildesk.startJobs();
 

@@ -54,6 +54,8 @@ export interface CallSpec<S extends z.ZodType, A extends Auth = Auth> {
   reads?: boolean;
   /** false: a signed-in person only, never an API key (keys, sessions, passwords, second factors). */
   keys?: false;
+  /** A larger body than BODY_LIMIT_BYTES allows (an imported file), in bytes. */
+  bodyLimit?: number;
   handler: (input: z.output<S>, ctx: CallContext<A>) => Promise<unknown>;
 }
 
@@ -83,6 +85,7 @@ export function registerCalls(app: FastifyInstance, services: Services, specs: C
     app.route({
       method: spec.method,
       url: spec.path,
+      ...(spec.bodyLimit ? { bodyLimit: Math.max(spec.bodyLimit, services.config.bodyLimitBytes) } : {}),
       handler: async (request, reply) => {
         const auth: Auth = spec.auth;
         const actor = auth === 'public' ? anonymous : await callerOf(request, auth);

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.js';
 import type { Authenticators, CallSpec, KeyAuthenticators } from './calls.js';
+import type { Command } from './command.js';
 import type { HousekeepingStep, JobSpec, ScheduleSpec } from './jobs.js';
 import type { ServerResource } from './resource-calls.js';
 import type { Services } from './services.js';
@@ -28,6 +29,10 @@ export interface Capability {
   housekeeping?: HousekeepingStep[];
   /** Rows the app needs before it serves (default e-mail templates). */
   prepare?(db: Db): Promise<void>;
+  /** Work to enqueue once the app has started (e.g. moving files left by an earlier release); idempotent. */
+  started?(services: Services): Promise<void>;
+  /** Its commands of the `maildesk` command line (server/operations/cli.ts): backup, doctor, imports, … */
+  commands?: Command[];
 }
 
 export const defineCapability = (capability: Capability): Capability => capability;

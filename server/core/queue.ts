@@ -64,6 +64,8 @@ export interface Jobs {
   /** Tests: runs a scheduled task now. */
   runSchedule(name: string): Promise<void>;
   counts(): Promise<JobCounts[]>;
+  /** How long the job that has waited longest since it was due has waited, in seconds; 0 when none waits (metrics). */
+  oldestWaitingSeconds(): Promise<number>;
   list(query: JobQuery): Promise<{ list: JobView[]; total: number }>;
   get(id: string): Promise<JobView | undefined>;
   /** A failed job gets one more try, now. False if it is not failed. */

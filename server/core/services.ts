@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Db, Dialect } from '../db/index.js';
+import type { FileStore } from './files.js';
 import type { Mailer } from './mailer.js';
 import type { Jobs } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -16,5 +17,7 @@ export interface Services {
   /** Durable jobs and scheduled tasks (server/jobs). */
   jobs: Jobs;
   limiter: RateLimiter;
+  /** Files every instance reaches: the database, or an S3-compatible bucket (core/files.ts). */
+  files: FileStore;
   logger: FastifyBaseLogger;
 }

@@ -24,6 +24,8 @@ export interface DatabaseHandle {
    */
   read<R = Record<string, unknown>>(text: string, parameters: readonly unknown[]): Promise<R[]>;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections, in use and idle, and the requests waiting for one (metrics). */
+  poolUse?(): { max: number; inUse: number; idle: number; waiting: number };
 }
 
 // PostgreSQL's bigint (ids, byte counts) and numeric come back as strings by default; all ours fit in a double.
@@ -73,7 +75,8 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): D
         client.release();
       }
     };
-    return { db, dialect: 'postgres', read, close: () => db.destroy() };
+    const poolUse = () => ({ max: pool.options.max ?? 10, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, dialect: 'postgres', read, close: () => db.destroy(), poolUse };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const sqlitePath = path.join(config.dataDir, 'maildesk.sqlite');

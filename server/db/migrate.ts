@@ -22,7 +22,11 @@ import { mailOwnersServer } from './migrations/0019_mail_owners_server.js';
 import { secondFactors } from './migrations/0020_second_factors.js';
 import { sessionsAndApiKeys } from './migrations/0021_sessions_and_api_keys.js';
 import { spam } from './migrations/0022_spam.js';
+import { storedFiles } from './migrations/0023_stored_files.js';
+import { imports } from './migrations/0024_imports.js';
+import { mailCopy } from './migrations/0025_mail_copy.js';
 import { reports } from './migrations/0026_reports.js';
+import { domainHealth } from './migrations/0027_domain_health.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -49,16 +53,48 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0020_second_factors': secondFactors(dialect),
     '0021_sessions_and_api_keys': sessionsAndApiKeys(dialect),
     '0022_spam': spam(dialect),
+    '0023_stored_files': storedFiles(dialect),
+    '0024_imports': imports(dialect),
+    '0025_mail_copy': mailCopy(dialect),
     '0026_reports': reports(dialect),
+    '0027_domain_health': domainHealth(dialect),
   };
 }
 
-export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<void> {
+/** A database some migrations of which this code does not know: a newer release ran on it. */
+export class DatabaseNewerThanCode extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `This database was upgraded by a newer Maildesk: it has migrations this version does not know (${unknown.join(', ')}). ` +
+        'Start the newer release again, or restore the backup taken before the upgrade (docs/operations.md#upgrades). Nothing was changed.',
+    );
+    this.name = 'DatabaseNewerThanCode';
+  }
+}
+
+export interface MigrationStatus {
+  /** Known to this code and not yet run. */
+  pending: string[];
+  /** Run by a newer release. */
+  unknown: string[];
+}
+
+/** What migrating would do (doctor, /ready): one read of the migration table. */
+export async function migrationStatus({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>): Promise<MigrationStatus> {
+  const names = Object.keys(migrations(dialect));
+  const applied = await appliedMigrations(db);
+  return { pending: names.filter((n) => !applied.includes(n)), unknown: applied.filter((n) => !names.includes(n)) };
+}
+
+export async function migrateToLatest({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>): Promise<void> {
   const all = migrations(dialect);
   // Up to date (every start but the first after an upgrade): one read, instead of the
   // migrator's look at every table, its lock and its transaction.
   const applied = await appliedMigrations(db);
   const names = Object.keys(all);
+  // Older code on a newer database would write rows the newer schema does not expect: refuse.
+  const unknown = applied.filter((name) => !names.includes(name));
+  if (unknown.length) throw new DatabaseNewerThanCode(unknown);
   if (applied.length === names.length && names.every((name) => applied.includes(name))) return;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
   const { error, results } = await migrator.migrateToLatest();
@@ -66,6 +102,15 @@ export async function migrateToLatest({ db, dialect }: DatabaseHandle): Promise<
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** Runs the migrations up to and including `last` only: how the upgrade fixtures of earlier releases are made. */
+export async function migrateUpTo({ db, dialect }: Pick<DatabaseHandle, 'db' | 'dialect'>, last: string): Promise<void> {
+  const all = migrations(dialect);
+  if (!(last in all)) throw new Error(`No migration ${last}`);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
+  const { error } = await migrator.migrateTo(last);
+  if (error) throw error;
 }
 
 /** The names of the migrations this database has run; none when it has no migration table yet. */

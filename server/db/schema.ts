@@ -15,7 +15,11 @@ import type { MailboxOwnersTables } from './tables/mailbox-owners.js';
 import type { SecurityTables } from './tables/security.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 import type { SpamTables } from './tables/spam.js';
+import type { FilesTables } from './tables/files.js';
+import type { ImportTables } from './tables/imports.js';
+import type { MailCopyTables } from './tables/mail-copy.js';
 import type { ReportsTables } from './tables/reports.js';
+import type { DomainHealthTables } from './tables/domain-health.js';
 
 export type * from './tables/accounts.js';
 export type * from './tables/team.js';
@@ -30,7 +34,11 @@ export type * from './tables/mailbox-owners.js';
 export type * from './tables/security.js';
 export type * from './tables/api-keys.js';
 export type * from './tables/spam.js';
+export type * from './tables/files.js';
+export type * from './tables/imports.js';
+export type * from './tables/mail-copy.js';
 export type * from './tables/reports.js';
+export type * from './tables/domain-health.js';
 
 export interface Database
   extends AccountsTables,
@@ -46,4 +54,8 @@ export interface Database
     SecurityTables,
     ApiKeyTables,
     SpamTables,
-    ReportsTables {}
+    FilesTables,
+    ImportTables,
+    MailCopyTables,
+    ReportsTables,
+    DomainHealthTables {}

@@ -206,6 +206,14 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       return countsOf(rows.rows);
     },
 
+    async oldestWaitingSeconds() {
+      // pg-boss counts due times by the database's clock.
+      const { rows } = await sql<{ s: number | null }>`
+        select extract(epoch from now() - min(start_after))::float8 as s
+        from pgboss.job where name = any(${names}) and state in ('created', 'retry') and start_after <= now()`.execute(db);
+      return Math.max(0, rows[0]?.s ?? 0);
+    },
+
     async list({ name, state, page, pageSize }) {
       const states = state === 'queued' ? ['created', 'retry'] : state === 'done' ? ['completed'] : state ? [state] : ['created', 'retry', 'active', 'completed', 'failed'];
       const where = sql`where name = any(${name ? [name] : names}) and state::text = any(${states})`;

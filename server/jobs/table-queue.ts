@@ -207,6 +207,13 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
       return countsOf([...open, ...done]);
     },
 
+    async oldestWaitingSeconds() {
+      // The first entry of the (state, run_at) index.
+      const at = now();
+      const row = await db.selectFrom('job').select('run_at').where('state', '=', 'queued').where('run_at', '<=', at).orderBy('run_at').limit(1).executeTakeFirst();
+      return row ? Math.max(0, (Date.parse(at) - Date.parse(row.run_at)) / 1000) : 0;
+    },
+
     async list({ name, state, page, pageSize }: JobQuery) {
       let query = db.selectFrom('job');
       if (name) query = query.where('name', '=', name);

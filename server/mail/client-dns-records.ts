@@ -20,10 +20,14 @@ export interface ClientRecord {
 
 type ClientConfig = Pick<Config, 'publicUrl' | 'mailHostname' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
 
-export function clientRecords(domain: string, config: ClientConfig): ClientRecord[] {
-  // A CNAME names a host, never an address: a panel reached by IP is served on the mail host's name.
+/** The panel's host name as a CNAME may name it: a panel reached by IP is served on the mail host's name. */
+export function panelHostOf(config: Pick<Config, 'publicUrl' | 'mailHostname'>): string {
   const publicHost = new URL(config.publicUrl).hostname.toLowerCase();
-  const web = isIP(publicHost.replace(/^\[|\]$/g, '')) ? config.mailHostname : publicHost;
+  return isIP(publicHost.replace(/^\[|\]$/g, '')) ? config.mailHostname : publicHost;
+}
+
+export function clientRecords(domain: string, config: ClientConfig): ClientRecord[] {
+  const web = panelHostOf(config);
   const mail = config.mailHostname;
   const records: ClientRecord[] = [
     { kind: 'autoconfig', type: 'CNAME', host: `autoconfig.${domain}`, value: web },

@@ -1,6 +1,7 @@
 /**
- * The DNS records a customer publishes for a domain (ownership TXT, MX, SPF, DKIM, DMARC),
- * and a live check of each against DNS (DNS_SERVERS, or the system's resolvers).
+ * The DNS records a customer publishes for a domain (ownership TXT, MX, SPF, DKIM, DMARC,
+ * MTA-STS and TLS reporting), and a live check of each against DNS (DNS_SERVERS, or the
+ * system's resolvers). The DNS page and the DNS watch (server/domain-health) both use it.
  */
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
@@ -8,9 +9,13 @@ import type { Area } from '../../resources/define.js';
 import type { Config } from '../config.js';
 import type { DomainRow } from '../db/schema.js';
 // Mail-client discovery records: autoconfig/autodiscover CNAMEs and SRV records.
-import { clientRecords, isClientRecord, judgeClientRecord, lookupClientRecord, type ClientRecordKind } from './client-dns-records.js';
+import { clientRecords, isClientRecord, judgeClientRecord, lookupClientRecord, panelHostOf, type ClientRecordKind } from './client-dns-records.js';
+import { mtaStsHost, mtaStsPolicy, mtaStsPolicyId, tlsRptValue, type MtaStsMode } from './mta-sts.js';
 
-export type RecordKind = 'verification' | 'mx' | 'spf' | 'dkim' | 'dkim_next' | 'dmarc' | ClientRecordKind;
+/** The records every hosted domain needs (the DNS watch looks at these), then the recommended ones for mail programs. */
+export const requiredKinds = ['verification', 'mx', 'spf', 'dkim', 'dkim_next', 'dmarc', 'mta_sts', 'mta_sts_host', 'tls_rpt'] as const;
+export type RequiredKind = (typeof requiredKinds)[number];
+export type RecordKind = RequiredKind | ClientRecordKind;
 export type RecordStatus = 'ok' | 'missing' | 'wrong' | 'unchecked';
 
 export interface ExpectedRecord {
@@ -31,7 +36,8 @@ export interface CheckedRecord extends ExpectedRecord {
   params: Record<string, string>;
 }
 
-type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key' | 'dmarc_policy'>>;
+type DomainKeys = Pick<DomainRow, 'name' | 'verify_token' | 'dkim_selector' | 'dkim_public_key'> & Partial<Pick<DomainRow, 'dkim_next_selector' | 'dkim_next_public_key' | 'dmarc_policy'>> & { mta_sts_mode?: MtaStsMode };
+type RecordConfig = Pick<Config, 'mailHostname' | 'publicUrl' | 'reportsAddress'>;
 
 export const verificationHost = (domain: string) => `_maildesk.${domain}`;
 export const verificationValue = (token: string) => `maildesk-verification=${token}`;
@@ -72,8 +78,16 @@ export function mailServerNotice(hostname: string, area: Area) {
  */
 export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
 
-/** Records that name the mail server (MX, SPF) are left out while MAIL_HOSTNAME cannot work. */
-export function expectedRecords(domain: DomainKeys, mailHostname: string, reportsAddress = `reports@${mailHostname}`): ExpectedRecord[] {
+/** The MTA-STS policy of a domain as served, and the id its TXT record must carry. */
+export function mtaStsOf(domain: { mta_sts_mode?: MtaStsMode }, mailHostname: string) {
+  const mode: MtaStsMode = domain.mta_sts_mode ?? 'testing';
+  const policy = mtaStsPolicy(mode, mailHostname);
+  return { mode, policy, id: mtaStsPolicyId(policy) };
+}
+
+/** Records that name the mail server (MX, SPF, MTA-STS, TLS-RPT) are left out while MAIL_HOSTNAME cannot work. */
+export function expectedRecords(domain: DomainKeys, config: RecordConfig): ExpectedRecord[] {
+  const mailHostname = config.mailHostname;
   const serverReady = !mailHostnameProblem(mailHostname);
   // During a key rotation the next key is published beside the current one, before the switch.
   const next: ExpectedRecord[] =
@@ -90,7 +104,15 @@ export function expectedRecords(domain: DomainKeys, mailHostname: string, report
       : []),
     { kind: 'dkim', type: 'TXT', ...dkimRecord(domain.name, domain.dkim_selector, domain.dkim_public_key) },
     ...next,
-    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: dmarcValue(domain.dmarc_policy, reportsAddress) },
+    { kind: 'dmarc', type: 'TXT', host: `_dmarc.${domain.name}`, value: dmarcValue(domain.dmarc_policy, config.reportsAddress) },
+    ...(serverReady
+      ? [
+          // Senders that know MTA-STS deliver only over TLS to the MX hosts the policy names (once enforced).
+          { kind: 'mta_sts', type: 'TXT', host: `_mta-sts.${domain.name}`, value: `v=STSv1; id=${mtaStsOf(domain, mailHostname).id}` } as const,
+          { kind: 'mta_sts_host', type: 'CNAME', host: mtaStsHost(domain.name), value: panelHostOf(config) } as const,
+          { kind: 'tls_rpt', type: 'TXT', host: `_smtp._tls.${domain.name}`, value: tlsRptValue(config) } as const,
+        ]
+      : []),
   ];
 }
 
@@ -106,8 +128,9 @@ const tags = (txt: string) => Object.fromEntries(txt.split(';').map((p) => p.tri
 
 /** Which of the found values satisfy the expected record; how a wrong one is told apart from a missing one. */
 function judge(record: ExpectedRecord, answers: string[], domain: DomainKeys): { relevant: string[]; ok: boolean; multiple?: boolean } {
+  if (record.kind === 'mta_sts_host') return { relevant: answers, ok: answers.includes(record.value) };
   if (isClientRecord(record)) return judgeClientRecord(record, answers);
-  switch (record.kind as Exclude<RecordKind, ClientRecordKind>) {
+  switch (record.kind as Exclude<RecordKind, ClientRecordKind | 'mta_sts_host'>) {
     case 'verification':
       return { relevant: answers.filter((a) => a.startsWith('maildesk-verification=')), ok: answers.includes(record.value) };
     case 'mx':
@@ -133,21 +156,56 @@ function judge(record: ExpectedRecord, answers: string[], domain: DomainKeys): {
       const reportsOk = !wanted.rua || (found.rua ?? '').toLowerCase().split(',').some((uri) => uri.trim().replace(/!.*$/, '') === wanted.rua);
       return { relevant: dmarc, ok: dmarc.length === 1 && policyOk && reportsOk };
     }
+    case 'mta_sts': {
+      // One record, carrying the id of the policy served now (an old id: senders keep the old policy).
+      const sts = answers.filter((a) => /^v=STSv1(;|\s|$)/i.test(a));
+      return { relevant: sts, ok: sts.length === 1 && tags(sts[0]).id === tags(record.value).id, multiple: sts.length > 1 };
+    }
+    case 'tls_rpt': {
+      const rpt = answers.filter((a) => /^v=TLSRPTv1(;|\s|$)/i.test(a));
+      const rua = (a: string) => (tags(a).rua ?? '').toLowerCase().split(',').map((u) => u.trim());
+      return { relevant: rpt, ok: rpt.length === 1 && rua(rpt[0]).includes(tags(record.value).rua.toLowerCase()), multiple: rpt.length > 1 };
+    }
+  }
+}
+
+/**
+ * The panel's host for mta-sts.<domain>: a CNAME to it, or A records with one of its addresses
+ * (answered as its name, so that the judgement is the CNAME's).
+ */
+async function lookupPanelHost(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
+  try {
+    return (await resolver.resolveCname(record.host)).map((t) => t.toLowerCase().replace(/\.$/, ''));
+  } catch (error) {
+    if (!absent.has((error as { code?: string }).code ?? '')) throw error;
+    const [mine, panel] = await Promise.all([resolver.resolve4(record.host), resolver.resolve4(record.value).catch(() => [] as string[])]);
+    return mine.some((ip) => panel.includes(ip)) ? [record.value] : mine;
   }
 }
 
 async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
+  if (record.kind === 'mta_sts_host') return lookupPanelHost(resolver, record);
   if (isClientRecord(record)) return lookupClientRecord(resolver, record);
   if (record.type === 'MX') return (await resolver.resolveMx(record.host)).map((mx) => `${mx.priority} ${mx.exchange.toLowerCase()}`);
   return (await resolver.resolveTxt(record.host)).map((chunks) => chunks.join(''));
 }
 
-type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'reportsAddress' | 'publicUrl' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
+type CheckConfig = Pick<Config, 'dnsServers' | 'mailHostname' | 'publicUrl' | 'reportsAddress' | 'mailImapPort' | 'mailSubmissionPort' | 'mailSubmissionsPort'>;
 
+/** Every record of the DNS page, the recommended ones for mail programs included, looked up now. */
 export async function checkRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
+  return checkEach(domain, [...expectedRecords(domain, config), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))], config);
+}
+
+/** The records every hosted domain needs (requiredKinds), looked up now: what the DNS watch checks. */
+export async function checkRequiredRecords(domain: DomainKeys, config: CheckConfig): Promise<CheckedRecord[]> {
+  return checkEach(domain, expectedRecords(domain, config), config);
+}
+
+async function checkEach(domain: DomainKeys, records: ExpectedRecord[], config: Pick<Config, 'dnsServers'>): Promise<CheckedRecord[]> {
   const resolver = resolverFor(config);
   return Promise.all(
-    ([...expectedRecords(domain, config.mailHostname, config.reportsAddress), ...(mailHostnameProblem(config.mailHostname) ? [] : clientRecords(domain.name, config))] as ExpectedRecord[]).map(async (record): Promise<CheckedRecord> => {
+    records.map(async (record): Promise<CheckedRecord> => {
       const params = { type: record.type, host: record.host, value: record.priority !== undefined ? `${record.priority} ${record.value}` : record.value };
       let answers: string[];
       try {
@@ -160,7 +218,7 @@ export async function checkRecords(domain: DomainKeys, config: CheckConfig): Pro
       const verdict = judge(record, answers, domain);
       if (verdict.ok) return { ...record, status: 'ok', found: verdict.relevant, message: 'dns.ok', params };
       if (verdict.relevant.length === 0) return { ...record, status: 'missing', found: [], message: 'dns.missing', params };
-      const message = verdict.multiple ? 'dns.spf_multiple' : 'dns.wrong';
+      const message = verdict.multiple ? (record.kind === 'spf' ? 'dns.spf_multiple' : 'dns.multiple') : 'dns.wrong';
       return { ...record, status: 'wrong', found: verdict.relevant, message, params: { ...params, found: verdict.relevant.join(' | ') } };
     }),
   );

@@ -8,7 +8,7 @@ import { AppError } from '../core/errors.js';
 import { idInput } from '../core/resource-calls.js';
 import { findVisible } from '../core/scope.js';
 import { now } from '../core/time.js';
-import { dkimKeyPair, selectorOf } from './dkim.js';
+import { dkimKeyPair, selectorOf, switchToNextKey } from './dkim.js';
 import { checkRecords, mailServerNotice, verificationHost, verificationValue } from './dns-records.js';
 
 async function domainRow(ctx: CallContext, area: Area, id: number, db = ctx.services.db) {
@@ -59,16 +59,7 @@ async function rotateDkim(ctx: CallContext, area: Area, id: number) {
   }
   const [record] = (await checkRecords(domain, ctx.services.config)).filter((r) => r.kind === 'dkim_next');
   if (record.status !== 'ok') throw new AppError('conflict', 'error.dkim_next_not_published', { host: record.host, value: record.value });
-  await ctx.services.db.transaction().execute(async (trx) => {
-    const switched = { dkim_selector: domain.dkim_next_selector!, dkim_public_key: domain.dkim_next_public_key!, dkim_private_key: domain.dkim_next_private_key! };
-    await trx
-      .updateTable('domain')
-      .set({ ...switched, dkim_next_selector: null, dkim_next_public_key: null, dkim_next_private_key: null, updated_at: now() })
-      .where('id', '=', domain.id)
-      .where('dkim_next_selector', '=', domain.dkim_next_selector)
-      .execute();
-    await audit(trx, ctx, { action: 'dkim_switch', targetType: 'domain', targetId: domain.id, userId: domain.owner_id, before: { dkim_selector: domain.dkim_selector }, after: { dkim_selector: switched.dkim_selector } });
-  });
+  await ctx.services.db.transaction().execute((trx) => switchToNextKey(trx, ctx, domain));
   return dkimState(ctx, area, domain.id, true);
 }
 
@@ -81,7 +72,7 @@ const rotateSummary =
   'DKIM key rotation, one step per call. Without a next key: makes one (dkim_next_selector); the DNS view then lists its TXT record (kind dkim_next) to publish beside the current one. With a next key whose record is found in DNS: signing switches to it for the next message (switched: true), and the old record may be removed. Otherwise error.dkim_next_not_published names the record.';
 
 const dnsSummary =
-  'The DNS records to publish for the domain (verification TXT, MX, SPF, DKIM, the next DKIM key during a rotation, DMARC), each looked up live now: status ok / missing / wrong / unchecked, what was found, and a translated message saying what to fix. While the mail server name (MAIL_HOSTNAME) is unset, an address or not a public name, MX and SPF are left out and `notice` says so (operators: what to configure).';
+  'The DNS records to publish for the domain (verification TXT, MX, SPF, DKIM, the next DKIM key during a rotation, DMARC, MTA-STS: the _mta-sts TXT with the id of the policy served now and mta-sts.<domain> pointing at the panel, TLS-RPT), each looked up live now: status ok / missing / wrong / unchecked, what was found, and a translated message saying what to fix. While the mail server name (MAIL_HOSTNAME) is unset, an address or not a public name, MX, SPF, MTA-STS and TLS-RPT are left out and `notice` says so (operators: what to configure).';
 const verifySummary =
   'Proves ownership (a no-op answering the domain when it is already verified and active): looks up the TXT record _maildesk.<domain> = maildesk-verification=<token> now; when present the domain becomes active (verified by DNS). Otherwise error.domain_not_verified names the record to publish.';
 

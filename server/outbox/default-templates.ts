@@ -225,4 +225,14 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n邮箱 {{address}} 已被暂停发信（{{reason}}：{{detail}}）。其密码可能已经泄露：在释放之前，该邮箱的发信会被拒绝，以免以您的地址发送垃圾邮件。\n\n请先修改该邮箱的密码，然后在 {{link}} 释放它。\n\nMaildesk',
     },
   },
+  dns_record_broken: {
+    en: {
+      subject: 'DNS of {{domain}}: {{count}} record(s) no longer correct',
+      body: 'Hello,\n\nOur regular check of the DNS records of {{domain}} found that these records, correct before, no longer are:\n\n{{records}}\n\nUntil they are fixed at your DNS provider, mail from and to {{domain}} may be refused or filed as spam. The domain page shows every record and its history: {{link}}\n\nWe tell you once; when the records are correct again, the next check notices it.\n\nMaildesk',
+    },
+    zh: {
+      subject: '{{domain}} 的 DNS：{{count}} 条记录不再正确',
+      body: '您好：\n\n我们定期检查 {{domain}} 的 DNS 记录时发现，以下原本正确的记录现在不正确了：\n\n{{records}}\n\n在您到 DNS 服务商处修正之前，{{domain}} 的收发邮件可能被拒收或被归为垃圾邮件。域名页面列出了每条记录及其变化历史：{{link}}\n\n此通知只发送一次；记录恢复正确后，下一次检查会记录下来。\n\nMaildesk',
+    },
+  },
 };

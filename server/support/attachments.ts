@@ -1,15 +1,16 @@
 /**
  * Ticket attachments: what a file is, judged by its content (never by its name alone); kept
- * under the attachment directory with names the server makes; read back only through the
+ * in the file store (services.files) under names the server makes; read back only through the
  * download call, as a download.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, fieldError } from '../core/errors.js';
+import { newFileKey, type FileStore } from '../core/files.js';
 import { defineJob } from '../core/jobs.js';
+import type { Services } from '../core/services.js';
 
 /** A file from a multipart post (server/app.ts keeps its name beside the content). */
 export interface UploadedFile {
@@ -89,24 +90,29 @@ export function checkAttachments(files: UploadedFile[], config: Pick<Config, 'at
 
 export const allowedExtensions = kinds.flatMap((k) => k.extensions).join(', ');
 
-/** Writes a file under a new random name; returns that name. */
-export async function storeFile(config: Pick<Config, 'attachmentDir'>, data: Buffer): Promise<string> {
-  await fs.mkdir(config.attachmentDir, { recursive: true });
-  const storedName = crypto.randomBytes(16).toString('hex');
-  await fs.writeFile(path.join(config.attachmentDir, storedName), data, { flag: 'wx', mode: 0o600 });
+/** Keeps a file under a new random name (services.files: every instance reaches it); returns that name. */
+export async function storeFile(files: FileStore, data: Buffer): Promise<string> {
+  const storedName = newFileKey();
+  await files.put(storedName, data);
   return storedName;
 }
 
 /** Removes stored files; a file already gone is fine (removal may run twice). */
-export async function removeFiles(config: Pick<Config, 'attachmentDir'>, storedNames: string[]) {
-  for (const name of storedNames) {
-    if (!/^[0-9a-f]{32}$/.test(name)) continue;
-    await fs.rm(path.join(config.attachmentDir, name), { force: true });
-  }
+export async function removeFiles(files: FileStore, storedNames: string[]) {
+  await files.remove(storedNames.filter((name) => storedNamePattern.test(name)));
 }
 
-export function readStoredFile(config: Pick<Config, 'attachmentDir'>, storedName: string): Promise<Buffer> {
-  return fs.readFile(path.join(config.attachmentDir, storedName));
+export const storedNamePattern = /^[0-9a-f]{32}$/;
+
+/**
+ * A stored file: from the file store, or, until the move job has taken it there
+ * (operations: files.move_from_disk), from the attachment directory where earlier releases kept it.
+ */
+export async function readStoredFile(services: Pick<Services, 'files' | 'config'>, storedName: string): Promise<Buffer> {
+  const kept = await services.files.get(storedName);
+  if (kept) return kept;
+  if (!storedNamePattern.test(storedName)) throw new Error(`No stored file ${storedName}`);
+  return fs.readFile(path.join(services.config.attachmentDir, storedName));
 }
 
 /** Content-Disposition for a download: an ASCII fallback and the UTF-8 name (RFC 6266). */
@@ -119,5 +125,5 @@ export function attachmentDisposition(fileName: string): string {
 export const removeFilesJob = defineJob<{ storedNames: string[] }>({
   name: 'ticket.remove_files',
   retryDelaySeconds: 60,
-  handler: ({ storedNames }, { services }) => removeFiles(services.config, storedNames),
+  handler: ({ storedNames }, { services }) => removeFiles(services.files, storedNames),
 });

@@ -49,7 +49,7 @@ export const ticketBehaviour: ResourceBehaviour = {
       input: idInput,
       async handler({ id }, ctx) {
         const file = await findAttachment(ctx, id);
-        const body = await readStoredFile(ctx.services.config, file.stored_name);
+        const body = await readStoredFile(ctx.services, file.stored_name);
         return new FileAnswer(body, {
           'content-type': file.content_type,
           'content-disposition': attachmentDisposition(file.file_name),

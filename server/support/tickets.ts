@@ -150,6 +150,8 @@ export async function openTicket(ctx: Ctx, input: OpenInput) {
   const author = authorOf(ctx);
   const stored: string[] = [];
   try {
+    // Kept before the transaction (the file store may be this same database, or a bucket); removed again if it rolls back.
+    for (const file of files) stored.push(await storeFile(services.files, file.data));
     const id = await services.db.transaction().execute(async (trx) => {
       if (area === 'manage') {
         const owner = await trx.selectFrom('user').select('id').where('id', '=', ownerId).where('owner_id', 'is', null).executeTakeFirst();
@@ -186,7 +188,7 @@ export async function openTicket(ctx: Ctx, input: OpenInput) {
         .returning('id')
         .executeTakeFirstOrThrow();
       await indexWords(trx, id, input.subject);
-      const messageId = await addMessage(trx, { ticketId: id, ownerId, author, body: input.message, internal: false, files, stored, config: services.config });
+      const messageId = await addMessage(trx, { ticketId: id, ownerId, author, body: input.message, internal: false, files, stored });
       const created = await findTicket(trx, ctx, id);
       await audit(trx, ctx, { action: 'create', targetType: 'ticket', targetId: id, userId: ownerId, after: { ...present(created, 'admin'), message_id: messageId } });
       await sendNotices(trx, services, byOperator ? customerNotice(trx, services, created, 'ticket_reply', input.message) : operatorNotices(trx, services, created, 'ticket_new', input.message));
@@ -194,7 +196,7 @@ export async function openTicket(ctx: Ctx, input: OpenInput) {
     });
     return getTicket(ctx, id);
   } catch (error) {
-    await removeFiles(services.config, stored);
+    await removeFiles(services.files, stored);
     throw error;
   }
 }
@@ -233,7 +235,7 @@ async function indexWords(db: Db, ticketId: number, subject: string) {
 
 async function addMessage(
   db: Db,
-  m: { ticketId: number; ownerId: number; author: ReturnType<typeof authorOf>; body: string; internal: boolean; files: CheckedFile[]; stored: string[]; config: Services['config'] },
+  m: { ticketId: number; ownerId: number; author: ReturnType<typeof authorOf>; body: string; internal: boolean; files: CheckedFile[]; stored: string[] },
 ): Promise<number> {
   const at = now();
   const { id } = await db
@@ -241,9 +243,8 @@ async function addMessage(
     .values({ ticket_id: m.ticketId, owner_id: m.ownerId, ...m.author, body: m.body, internal: m.internal ? 1 : 0, created_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const file of m.files) {
-    const storedName = await storeFile(m.config, file.data);
-    m.stored.push(storedName);
+  for (const [i, file] of m.files.entries()) {
+    const storedName = m.stored[i];
     await db
       .insertInto('ticket_attachment')
       .values({
@@ -273,6 +274,8 @@ export async function appendMessage(ctx: Ctx, input: AppendInput) {
   const internal = ctx.actor.kind === 'operator' && 'internal' in input && input.internal;
   const stored: string[] = [];
   try {
+    // Kept before the transaction (the file store may be this same database, or a bucket); removed again if it rolls back.
+    for (const file of files) stored.push(await storeFile(services.files, file.data));
     await services.db.transaction().execute(async (trx) => {
       const ticket = await findTicket(trx, ctx, input.id, true);
       const at = now();
@@ -297,7 +300,7 @@ export async function appendMessage(ctx: Ctx, input: AppendInput) {
           updated_at: at,
         };
       }
-      const messageId = await addMessage(trx, { ticketId: ticket.id, ownerId: ticket.owner_id, author, body: input.body, internal, files, stored, config: services.config });
+      const messageId = await addMessage(trx, { ticketId: ticket.id, ownerId: ticket.owner_id, author, body: input.body, internal, files, stored });
       if (Object.keys(changes).length) await trx.updateTable('ticket').set(changes).where('id', '=', ticket.id).execute();
       await audit(trx, ctx, {
         action: internal ? 'note' : 'reply',
@@ -312,7 +315,7 @@ export async function appendMessage(ctx: Ctx, input: AppendInput) {
       else if (!internal) await sendNotices(trx, services, customerNotice(trx, services, after, changes.status === 'closed' ? 'ticket_closed' : 'ticket_reply', input.body));
     });
   } catch (error) {
-    await removeFiles(services.config, stored);
+    await removeFiles(services.files, stored);
     throw error;
   }
   return getTicket(ctx, input.id);

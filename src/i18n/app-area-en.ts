@@ -85,7 +85,7 @@ export const appAreaEn = {
       // DKIM key rotation
       dkim_prepare: 'New DKIM key',
       dkim_switch: 'Switch to the new DKIM key',
-      dkim_prepared: 'New DKIM key made: publish its record (DKIM, next key) beside the current one, then switch',
+      dkim_prepared: 'New DKIM key made: publish its record (DKIM, next key) beside the current one. Once the DNS watch has seen it on two looks, signing switches to it by itself; or switch yourself once it is published',
       dkim_switched: 'Mail is now signed with the new DKIM key; the old record may be removed',
       kind: { verification: 'Ownership', mx: 'MX', spf: 'SPF', dkim: 'DKIM', dkim_next: 'DKIM (next key)', dmarc: 'DMARC', autoconfig: 'Thunderbird setup', autodiscover: 'Outlook setup', autodiscover_srv: 'Outlook setup (SRV)', imaps_srv: 'IMAP server', submission_srv: 'SMTP server', submissions_srv: 'SMTP server (TLS)' },
       client_title: 'Automatic setup of mail programs (recommended)',

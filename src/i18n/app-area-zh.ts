@@ -87,7 +87,7 @@ export const appAreaZh: AppAreaMessages = {
       // DKIM 密钥轮换
       dkim_prepare: '生成新签名密钥',
       dkim_switch: '切换到新签名密钥',
-      dkim_prepared: '已生成新签名密钥：请在现有记录之外发布“新密钥”记录，生效后再切换',
+      dkim_prepared: '已生成新签名密钥：请在现有记录之外发布“新密钥”记录。DNS 监测连续两次查到它后会自动切换；发布生效后您也可以自行切换',
       dkim_switched: '邮件已改用新密钥签名，旧记录可以删除',
       kind: { verification: '所有权验证', mx: 'MX', spf: 'SPF', dkim: 'DKIM 签名', dkim_next: 'DKIM 签名（新密钥）', dmarc: 'DMARC 策略', autoconfig: '雷鸟自动配置', autodiscover: 'Outlook 自动配置', autodiscover_srv: 'Outlook 自动配置（SRV）', imaps_srv: '收件服务器', submission_srv: '发件服务器', submissions_srv: '发件服务器（TLS）' },
       client_title: '邮件客户端自动配置（推荐）',

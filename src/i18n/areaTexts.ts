@@ -16,8 +16,12 @@ import { raChinese } from './ra-zh';
 import { resourceTexts } from './resources';
 import { spamEn } from '../spam/texts-en';
 import { spamZh } from '../spam/texts-zh';
+import { mailCopyEn } from '../mailCopy/texts-en';
+import { mailCopyZh } from '../mailCopy/texts-zh';
 import { reportsEn } from '../reports/texts-en';
 import { reportsZh } from '../reports/texts-zh';
+import { domainHealthEn } from '../domainHealth/texts-en';
+import { domainHealthZh } from '../domainHealth/texts-zh';
 import { textsEn } from './texts-en';
 import { textsZh } from './texts-zh';
 
@@ -34,8 +38,9 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 }
 
 const base: Record<Locale, Tree> = {
-  en: deepMerge(deepMerge(deepMerge(deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree), mailAreaEn as Tree), spamEn as Tree), reportsEn as Tree),
-  zh: deepMerge(deepMerge(deepMerge(deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree), mailAreaZh as Tree), spamZh as Tree), reportsZh as Tree),
+  // Each feature's texts over the ones before it.
+  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
+  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */

@@ -12,11 +12,13 @@ import { MailboxSettingsPage } from './SettingsPage';
 import { mailboxSecurityPage } from '../security';
 import { signedInPage } from '../signedIn/SignedInPage';
 import { ownSpamPage } from '../spam';
+import { ownMailCopyPage } from '../mailCopy';
 
 export const mailboxOwnerFeatures: readonly AreaPage[] = [
   { path: 'out-of-office', label: 'app.mail_area.menu.out_of_office', icon: EventBusyIcon, element: createElement(OutOfOfficePage) },
   { path: 'forwarding', label: 'app.mail_area.menu.forwarding', icon: ForwardToInboxIcon, element: createElement(ForwardingPage) },
   ownSpamPage,
+  ownMailCopyPage,
   { path: 'app-passwords', label: 'app.mail_area.menu.app_passwords', icon: KeyIcon, element: createElement(AppPasswordsPage) },
   { path: 'password', label: 'app.mail_area.menu.password', icon: PasswordIcon, element: createElement(PasswordPage) },
   mailboxSecurityPage,

@@ -9,11 +9,14 @@ import { SoftAuthenticator } from '../helpers/authenticator.js';
 import { addPasskey, totpCode, type Area } from '../helpers/second-factor.js';
 // Shop.
 import { shopFixtures } from '../helpers/shop-fixtures.js';
+import { emptyPostfixAdmin } from '../helpers/postfixadmin.js';
 import { mailSendJob } from '../../server/outbox/mailer.js';
 // Support (tickets)
 import { openTicket, png } from '../helpers/support.js';
 
 const firstOf = { admin: 'customerA', manage: 'superadmin', mail: 'mailboxA' } as const;
+
+let pfaSource: Promise<string> | undefined;
 
 export async function buildFixture(t: TestApp) {
   const customerA = await signUpCustomer(t);
@@ -135,9 +138,17 @@ export async function buildFixture(t: TestApp) {
       created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read' }, { token: accounts[caller].token }), 'API key'),
     /** An app password of mailbox A's. */
     appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
+    /** A finished copy into mailbox A. */
+    async mailCopyOfMailboxA() {
+      const box = await t.services.db.selectFrom('mailbox').select(['id', 'address', 'owner_id', 'domain_id']).where('address', '=', accounts.mailboxA.login).executeTakeFirstOrThrow();
+      return mailCopyInto(t, { id: Number(box.id), address: box.address, owner_id: box.owner_id, domain_id: box.domain_id });
+    },
     // Spam (issue 23): an entry on mailbox A's own sender list.
     spamListOfMailboxA: () => created(t.post('/api/mail/spam_list/create', { sender: `${crypto.randomBytes(4).toString('hex')}.example`, action: 'block' }, { token: accounts.mailboxA.token }), 'spam list entry'),
     ...shop(t, { ...customerA, get token() { return accounts.customerA.token; } }),
+    importCsv: (caller: Caller) => mail.importCsvFor(caller, accounts.customerB.token),
+    importRunOfA: async () => created(t.post('/api/admin/imports/csv_start', await mail.importCsvFor('memberA', ''), { token: accounts.memberA.token }), 'import run'),
+    postfixAdminSource: () => (pfaSource ??= emptyPostfixAdmin()),
   };
 }
 
@@ -223,9 +234,31 @@ function hostedMail(t: TestApp, customerA: Awaited<ReturnType<typeof signUpCusto
       return box.id as number;
     },
     customerAId: customerA.id,
+    // Imports (issue 25): a CSV file the caller may import (an alias in a domain of theirs), and a run member A started.
+    async importCsvFor(caller: string, tokenOfB: string) {
+      let name = (await t.services.db.selectFrom('domain').select('name').where('id', '=', await domainOfA()).executeTakeFirstOrThrow()).name;
+      if (caller === 'customerB') name = (await mail.pendingDomain({ token: tokenOfB } as typeof customerA)).name as string;
+      return { csv: `type,address,destinations\nalias,i${crypto.randomBytes(4).toString('hex')}@${name},someone@example.org\n` };
+    },
+    // Bringing the mail (issue 25): a finished copy into a fresh mailbox of A, made as the job leaves one.
+    async mailCopyOfA() {
+      const box = await mail.mailbox(customerA.token, await domainOfA());
+      return mailCopyInto(t, { id: box.id, address: box.address, owner_id: customerA.id, domain_id: await domainOfA() });
+    },
     // Storage over time (issue 10): a block of customer A's that expires in 90 days.
     expiringStorageOfA: async () => (await mail.grant(customerA.id, 10 * MiB, { expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString() })).id as number,
   };
 }
 
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
+
+/** A copy row as a finished run leaves it (no password kept). */
+async function mailCopyInto(t: TestApp, box: { id: number; address: string; owner_id: number; domain_id: number }) {
+  const at = new Date().toISOString();
+  const row = await t.services.db
+    .insertInto('mail_copy')
+    .values({ owner_id: box.owner_id, domain_id: box.domain_id, mailbox_id: box.id, address: box.address, source_host: 'imap.old.example', source_port: 993, source_tls: 'tls', source_user: box.address, state: 'done', started_by: 'customer:matrix', created_at: at, updated_at: at, finished_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}

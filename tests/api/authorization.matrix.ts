@@ -55,6 +55,8 @@ const teamList = customerArea({ member: 'ok', otherCustomer: 'ok' });
 /** The mailbox owners' area: customers', team members' and operators' tokens are no session there. */
 const mailboxArea = (otherMailbox: Outcome): Record<Caller, Outcome> => ({ ...everyone('session'), mailboxA: 'ok', mailboxB: otherMailbox });
 const ownMailbox = mailboxArea('ok');
+/** An old IMAP server for mail copies (a closed port: the copy fails at once). */
+const oldServer = { source_host: '127.0.0.1', source_port: 1, source_tls: 'starttls', source_user: 'old', password: 'old-password' };
 const refusedToCustomers: Record<Caller, Outcome> = { ...everyone('session'), customerA: 'forbidden', customerB: 'forbidden', memberA: 'forbidden' };
 
 /**
@@ -173,6 +175,17 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/reports/summary', input: () => ({}), expect: allStaff },
   { call: 'GET /api/mail/spam/info', input: () => ({}), expect: ownMailbox },
   { call: 'POST /api/mail/spam/update', input: () => ({ filter: 'on', junk_score: 3, reject_score: 30 }), expect: ownMailbox },
+  // Bringing the mail (issue 25): copies from another IMAP server.
+  { call: 'GET /api/admin/mail_copy/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailCopyOfA() },
+  { call: 'GET /api/admin/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/mail_copy/create', input: async (fx) => ({ mailbox_id: await fx.mailboxOfA(), ...oldServer }), expect: teamRecord },
+  { call: 'POST /api/admin/mail_copy/create_for_domain', input: async (fx) => ({ domain_id: await fx.domainOfA(), source_host: '127.0.0.1', source_port: 1, accounts: [{ mailbox_id: await fx.mailboxOfA(), source_user: 'old', password: 'old-password' }] }), expect: teamRecord },
+  { call: 'GET /api/manage/mail_copy/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/mail_copy/create', input: async (fx) => ({ mailbox_id: await fx.mailboxOfA(), ...oldServer }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/mail_copy/create_for_domain', input: async (fx) => ({ domain_id: await fx.domainOfA(), source_host: '127.0.0.1', source_port: 1, accounts: [{ mailbox_id: await fx.mailboxOfA(), source_user: 'old', password: 'old-password' }] }), expect: operatorArea('support') },
+  { call: 'GET /api/mail/mail_copy/list', input: () => ({}), expect: ownMailbox, listed: (fx) => fx.mailCopyOfMailboxA() },
+  { call: 'GET /api/mail/mail_copy/get', input: async (fx) => ({ id: await fx.mailCopyOfMailboxA() }), expect: mailboxArea('not_found') },
   { call: 'GET /api/admin/spam_list/list', input: () => ({}), expect: teamList, listed: (fx) => fx.spamListOfA() },
   { call: 'GET /api/admin/spam_list/get', input: async (fx) => ({ id: await fx.spamListOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/spam_list/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), sender: `${fx.newName()}.example`, action: 'block' }), expect: teamRecord },
@@ -275,6 +288,11 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/admin/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
   // DKIM key rotation (mail server): the first step on a fresh domain makes the next key.
   { call: 'POST /api/admin/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: teamRecord },
+  // Domain health: the DNS watch's picture and history, a check now, the MTA-STS mode.
+  { call: 'GET /api/admin/domain/dns_watch', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'GET /api/admin/domain/dns_history', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/dns_check', input: async (fx) => ({ id: await fx.domainOfA() }), expect: teamRecord },
+  { call: 'POST /api/admin/domain/mta_sts_mode', input: async (fx) => ({ id: await fx.domainOfA(), mode: 'enforce' }), expect: teamRecord },
   { call: 'POST /api/admin/email/list', input: () => ({}), expect: teamList, listed: (fx) => fx.mailboxOfA() },
   { call: 'GET /api/admin/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
   { call: 'POST /api/admin/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: teamRecord },
@@ -310,6 +328,11 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/domain/verify', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
   // DKIM key rotation (mail server)
   { call: 'POST /api/manage/domain/dkim_rotate', input: async (fx) => ({ id: await fx.emptyDomainOfA() }), expect: operatorArea('support') },
+  // Domain health
+  { call: 'GET /api/manage/domain/dns_watch', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'GET /api/manage/domain/dns_history', input: async (fx) => ({ id: await fx.domainOfA() }), expect: allStaff },
+  { call: 'POST /api/manage/domain/dns_check', input: async (fx) => ({ id: await fx.domainOfA() }), expect: operatorArea('support') },
+  { call: 'POST /api/manage/domain/mta_sts_mode', input: async (fx) => ({ id: await fx.domainOfA(), mode: 'testing' }), expect: operatorArea('support') },
   { call: 'POST /api/manage/email/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/email/get', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: allStaff },
   { call: 'POST /api/manage/email/create', input: async (fx) => ({ domain_id: await fx.domainOfA(), local_part: fx.newLocalPart(), password: 'mailbox-pass-1', quota: 1024 ** 2 }), expect: operatorArea('support') },
@@ -426,4 +449,21 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/admin/second_factor/team_policy', input: () => ({}), expect: ownerOnlyOwnAccount },
   { call: 'POST /api/admin/second_factor/update_team_policy', input: () => ({ required: false }), expect: ownerOnlyOwnAccount },
   { call: 'POST /api/manage/user/reset_second_factor', input: async (fx) => ({ id: await fx.customer(), reason: 'Lost phone' }), expect: operatorArea('support') },
+  // Imports (issue 25): PostfixAdmin for the superadmin; CSV in both areas; runs a customer's own (a team member's: theirs).
+  { call: 'POST /api/manage/imports/postfixadmin/inspect', input: async (fx) => ({ source: await fx.postfixAdminSource() }), expect: operatorArea() },
+  { call: 'POST /api/manage/imports/postfixadmin/dry_run', input: async (fx) => ({ source: await fx.postfixAdminSource(), mapping: [] }), expect: operatorArea() },
+  { call: 'POST /api/manage/imports/postfixadmin/start', input: async (fx) => ({ source: await fx.postfixAdminSource(), mapping: [] }), expect: operatorArea() },
+  { call: 'GET /api/manage/imports/weak_hashes', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/admin/imports/csv_template', input: () => ({}), expect: teamList },
+  { call: 'POST /api/admin/imports/csv_dry_run', input: (fx, caller) => fx.importCsv(caller), expect: teamList },
+  { call: 'POST /api/admin/imports/csv_start', input: (fx, caller) => fx.importCsv(caller), expect: teamList },
+  { call: 'GET /api/admin/imports/csv_export', input: () => ({}), expect: teamList },
+  { call: 'GET /api/admin/imports/list', input: () => ({}), expect: teamList, listed: (fx) => fx.importRunOfA() },
+  { call: 'GET /api/admin/imports/get', input: async (fx) => ({ id: await fx.importRunOfA() }), expect: teamRecord },
+  { call: 'GET /api/manage/imports/csv_template', input: () => ({}), expect: allStaff },
+  { call: 'POST /api/manage/imports/csv_dry_run', input: (fx) => fx.importCsv('superadmin'), expect: operatorArea('support') },
+  { call: 'POST /api/manage/imports/csv_start', input: (fx) => fx.importCsv('superadmin'), expect: operatorArea('support') },
+  { call: 'GET /api/manage/imports/csv_export', input: (fx) => ({ customer_id: fx.customerAId }), expect: operatorArea('support') },
+  { call: 'GET /api/manage/imports/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/imports/get', input: async (fx) => ({ id: await fx.importRunOfA() }), expect: allStaff },
 ];

@@ -8,7 +8,8 @@ import { callers, matrix, type Outcome } from './authorization.matrix.js';
 let t: TestApp;
 let fx: Fixture;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Mail copies set up (their old server a closed port), so that starting one is allowed or refused by who asks.
+  t = await startTestApp({ MAIL_COPY_IMAP: 'imap://127.0.0.1:1', MAIL_COPY_MASTER_USER: 'maildesk-copy', MAIL_COPY_MASTER_PASSWORD: 'matrix-master', SECRET_KEY: '0'.repeat(64) });
   fx = await buildFixture(t);
 }, 120_000);
 afterAll(() => t.close());

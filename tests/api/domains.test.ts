@@ -71,7 +71,7 @@ describe('DNS records and verification', () => {
     const domain = await mail.pendingDomain(a);
     const view = async () => (await t.get('/api/admin/domain/dns', { id: domain.id }, { token: a.token })).data;
     const first = await view();
-    expect(first.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'mx', 'spf', 'dkim', 'dmarc', 'autoconfig', 'autodiscover', 'autodiscover_srv', 'imaps_srv', 'submission_srv']);
+    expect(first.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'mx', 'spf', 'dkim', 'dmarc', 'mta_sts', 'mta_sts_host', 'tls_rpt', 'autoconfig', 'autodiscover', 'autodiscover_srv', 'imaps_srv', 'submission_srv']);
     expect(first.records.every((r: { status: string; message: string }) => r.status === 'missing' && r.message === 'dns.missing')).toBe(true);
     const byKind = Object.fromEntries(first.records.map((r: { kind: string }) => [r.kind, r]));
     expect(byKind.verification).toMatchObject({ type: 'TXT', host: `_maildesk.${domain.name}`, value: `maildesk-verification=${domain.verify_token}` });

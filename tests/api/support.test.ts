@@ -1,5 +1,4 @@
 /** Support tickets through the API, as customers, team members and operators use them. */
-import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, operatorWithRole, signUpCustomer, teamMemberOf, type CustomerSession } from '../helpers/fixtures.js';
@@ -36,7 +35,8 @@ afterEach(() => setClock());
 afterAll(() => t.close());
 
 const mailsTo = async (to: string) => (await t.outbox()).filter((m) => m.to === to);
-const storedFiles = () => (fs.existsSync(t.config.attachmentDir) ? fs.readdirSync(t.config.attachmentDir) : []);
+/** The files kept in the file store (the database by default: every instance reaches them). */
+const storedFiles = async () => (await t.services.db.selectFrom('stored_file').select('key').execute()).map((r) => r.key);
 const ticketRows = async () => Number((await t.services.db.selectFrom('ticket').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
 describe('A customer opens a ticket', () => {
@@ -123,11 +123,11 @@ describe('A customer opens a ticket', () => {
 describe('Bad input is refused with a clear error and changes nothing', () => {
   const base = { subject: 'Help', category: 'other', message: 'Something' };
   const refusedWith = async (fields: Record<string, string | number>, files: Parameters<typeof postForm>[3], expected: Record<string, unknown>) => {
-    const [count, stored] = [await ticketRows(), storedFiles().length];
+    const [count, stored] = [await ticketRows(), (await storedFiles()).length];
     const reply = await postForm(t, '/api/admin/ticket/create', { ...base, ...fields }, files, customer.token);
     expect(reply).toMatchObject(expected);
     expect(await ticketRows()).toBe(count);
-    expect(storedFiles().length).toBe(stored);
+    expect((await storedFiles()).length).toBe(stored);
   };
 
   it('When the message is empty or huge, then it is refused', async () => {
@@ -275,11 +275,11 @@ describe('Who sees what', () => {
 
   it('When a customer withdraws an unanswered ticket, then it and its files are gone; an answered one cannot be withdrawn', async () => {
     const ticket = await openTicket(t, customer.token, {}, [{ name: 'w.png', content: png }]);
-    const stored = storedFiles().length;
+    const stored = (await storedFiles()).length;
     expect(await t.post('/api/admin/ticket/delete', { id: ticket.id }, { token: customer.token })).toMatchObject({ code: 0 });
     // Removed by a job once the deletion is committed.
     await t.services.jobs.drain();
-    expect(storedFiles().length).toBe(stored - 1);
+    expect((await storedFiles()).length).toBe(stored - 1);
     const answered = await openTicket(t, customer.token);
     await t.post('/api/manage/ticket/append_message', { id: answered.id, body: 'Done' }, { token: support.token });
     expect(await t.post('/api/admin/ticket/delete', { id: answered.id }, { token: customer.token })).toMatchObject({ code: 40900, message: 'error.ticket_answered' });
@@ -288,11 +288,11 @@ describe('Who sees what', () => {
   it('When a superadmin deletes a ticket, then its messages, notes and files are gone', async () => {
     const ticket = await openTicket(t, customer.token, {}, [{ name: 'a.png', content: png }]);
     await postForm(t, '/api/manage/ticket/append_message', { id: ticket.id, body: 'note', internal: 'true' }, [{ name: 'n.png', content: png }], support.token);
-    const stored = storedFiles().length;
+    const stored = (await storedFiles()).length;
     expect(await t.post('/api/manage/ticket/delete', { id: ticket.id }, { token: support.token })).toMatchObject({ code: 40300 });
     expect(await t.post('/api/manage/ticket/delete', { id: ticket.id }, { token: root })).toMatchObject({ code: 0 });
     await t.services.jobs.drain();
-    expect(storedFiles().length).toBe(stored - 2);
+    expect((await storedFiles()).length).toBe(stored - 2);
     const left = await t.services.db.selectFrom('ticket_message').select('id').where('ticket_id', '=', ticket.id).execute();
     expect(left).toEqual([]);
   });

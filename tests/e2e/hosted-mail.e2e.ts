@@ -67,8 +67,8 @@ describe('hosted mail', () => {
     // A new domain opens on its DNS instructions.
     await page.waitForURL(/\/admin\/domain\/update\?id=\d+$/);
     domainId = new URL(page.url()).searchParams.get('id')!;
-    await page.locator('.dns-record').nth(9).waitFor();
-    await expect(page.locator('.dns-status').allTextContents()).resolves.toEqual(Array(10).fill('缺少'));
+    await page.locator('.dns-record').nth(12).waitFor();
+    await expect(page.locator('.dns-status').allTextContents()).resolves.toEqual(Array(13).fill('缺少'));
     await page.goto('/admin/domain');
     const row = page.locator('tr', { hasText: domainName });
     await expect(row.locator('.status-pending').textContent()).resolves.toBe('待处理');

@@ -17,6 +17,8 @@ import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { mailboxOwnerScenarios } from './mailbox-owners.js';
 import { spamScenarios } from './spam.js';
+import { mailCopyScenarios, OLD_MESSAGES, OLD_PASSWORD, OLD_USER } from './mail-copy.js';
+import { startOldImapServer, type OldImapServer } from './old-imap-server.js';
 import { reportScenarios } from './reports.js';
 import { lookupQueries, tableScans } from './lookups.js';
 import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
@@ -57,6 +59,8 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   let stack: MailStack;
   /** The outside world: Postfix relays mail for other domains here (--relayhost). */
   let sink: Awaited<ReturnType<typeof smtpSink>>;
+  /** The old IMAP server customers move from (a second Dovecot). */
+  let old: OldImapServer;
   const tag = crypto.randomBytes(3).toString('hex');
   const domainUnicode = `bücher-${tag}.test`;
   const domain = `xn--bcher-${tag}-`; // completed from the API's answer below
@@ -104,12 +108,15 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     dns = await startDnsServer();
     sink = await smtpSink();
     await sink.up();
-    stack = await startMailStack(backend, dns.address, {}, { relayhost: `[127.0.0.1]:${sink.port}` });
+    old = await startOldImapServer(OLD_USER, OLD_PASSWORD, OLD_MESSAGES);
+    // The panel trusts the old server's certificate as an operator would a private CA.
+    stack = await startMailStack(backend, dns.address, { NODE_EXTRA_CA_CERTS: old.cert }, { relayhost: `[127.0.0.1]:${sink.port}` });
     operatorToken = (await ok('/api/manage/login/login', ROOT_OPERATOR, '')).token;
   });
   afterAll(async () => {
     await stack?.close();
     await sink?.close();
+    await old?.close();
     await dns?.close();
   });
 
@@ -367,6 +374,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
 
   spamScenarios({ stack: () => stack, dns: () => dns });
 
+  mailCopyScenarios({ stack: () => stack, old: () => old });
   reportScenarios({ stack: () => stack, dns: () => dns });
 
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).

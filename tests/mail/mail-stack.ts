@@ -157,8 +157,14 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   // Each backend its own Redis database (rspamd's Bayes), emptied first.
   const redisDb = backend === 'sqlite' ? 14 : 15;
   await run('redis-cli', ['-h', '127.0.0.1', '-p', '6379', '-n', String(redisDb), 'FLUSHDB']);
+  // Bringing the mail: the master user the panel's mail copies log in with (deploy:config --copy-master).
+  const copyMaster = { user: 'maildesk-copy', password: crypto.randomBytes(18).toString('base64url') };
   const panelEnv = {
     ...process.env,
+    MAIL_COPY_IMAP: `imap://127.0.0.1:${ports.imap}?verify=0`,
+    MAIL_COPY_MASTER_USER: copyMaster.user,
+    MAIL_COPY_MASTER_PASSWORD: copyMaster.password,
+    SECRET_KEY: crypto.randomBytes(32).toString('base64'),
     MAIL_SERVER_TOKEN: mailServerToken,
     DATA_DIR: paths.data,
     PORT: String(ports.panel),
@@ -212,6 +218,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       '--rspamd-milter', `127.0.0.1:${ports.rspamdMilter}`, '--rspamd-controller', `127.0.0.1:${ports.rspamdController}`, '--redis', '127.0.0.1:6379', '--redis-db', String(redisDb),
       '--panel-url', baseUrl, '--panel-token', mailServerToken, '--rspamd-map-seconds', String(RSPAMD_MAP_SECONDS), '--rspamd-db-dir', RSPAMD_DB_DIR,
       ...(clamav ? ['--clamav', `127.0.0.1:${ports.clamd}`] : []),
+      '--copy-master', copyMaster.user, '--copy-master-password', copyMaster.password,
       '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--opendkim-role', roles.opendkim, '--no-auth-delay',
     ],
     { cwd: repo },
@@ -387,6 +394,24 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
         child.kill('SIGKILL');
         throw new Error(`the panel did not stop within 15 s of SIGTERM:\n${panelErrors}`);
       }
+    },
+    /** kill -9 of the panel's process: no chance to finish anything it was doing. */
+    async killPanel() {
+      if (!panel) return;
+      const child = panel;
+      panel = undefined;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // The shell exec'd node: the child's pid is the panel's.
+      child.kill('SIGKILL');
+      await exited;
+    },
+    /**
+     * PostgreSQL: a job whose process was killed is taken again once its run expires (pg-boss's
+     * supervisor, 5 minutes later); this makes that moment now. SQLite's queue takes it at start.
+     */
+    async expireKilledJobs(name: string) {
+      if (backend !== 'postgres') return;
+      await pgQuery(databaseUrl!, `UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE name = '${name}' AND state = 'active'`);
     },
     /** Starts the panel again on the same database (after stopPanel). */
     async startPanel() {

@@ -26,6 +26,10 @@ export interface DomainRow {
   dmarc_policy: 'none' | 'quarantine' | 'reject' | null;
   // The customer lets this domain's mailboxes use the mailbox owners' area (0018).
   mailbox_area: Generated<number>;
+  // Domain health (0027): the MTA-STS policy's mode, and when the DNS watch next looks and last looked.
+  mta_sts_mode: Generated<'testing' | 'enforce'>;
+  dns_watch_at: Generated<Timestamp>;
+  dns_checked_at: Timestamp | null;
   // What the mail_* views read (0017), kept by triggers; never written by the panel.
   /** 1 while the domain is active and verified and its customer active. */
   receives_mail: Generated<number>;

@@ -1,5 +1,5 @@
 /**
- * The DNS records a domain needs (verification TXT, MX, SPF, DKIM, DMARC, and the recommended
+ * The DNS records a domain needs (verification TXT, MX, SPF, DKIM, DMARC, MTA-STS, TLS-RPT, and the recommended
  * records mail programs configure themselves from), each with the exact name, type and value
  * to publish, copy buttons, and its live check: ok / missing / wrong / unchecked with the
  * translated advice. "Check now" looks them up again. A table on wide screens, cards on phones.
@@ -31,7 +31,7 @@ const clientKinds = ['autoconfig', 'autodiscover', 'autodiscover_srv', 'imaps_sr
 const isClientKind = (kind: string) => (clientKinds as readonly string[]).includes(kind);
 
 export interface CheckedRecord {
-  kind: 'verification' | 'mx' | 'spf' | 'dkim' | 'dkim_next' | 'dmarc' | (typeof clientKinds)[number];
+  kind: 'verification' | 'mx' | 'spf' | 'dkim' | 'dkim_next' | 'dmarc' | 'mta_sts' | 'mta_sts_host' | 'tls_rpt' | (typeof clientKinds)[number];
   type: 'TXT' | 'MX' | 'CNAME' | 'SRV';
   host: string;
   value: string;

@@ -11,6 +11,8 @@ import { DomainActions } from './DomainActions';
 import { DomainPanel } from './DomainPanel';
 import { DomainReports } from '../../reports';
 import { DomainSpam } from '../../spam';
+import { DomainCopy } from '../../mailCopy';
+import { DomainHealth } from '../../domainHealth/DomainHealth';
 import { PendingDomainsNotice } from './PendingNotice';
 
 /** Limits say that 0 means none of the domain's own. */
@@ -39,7 +41,9 @@ const domainScreens: ScreenExtension = {
   updatePanel: () => (
     <>
       <DomainPanel />
+      <DomainHealth />
       <DomainSpam />
+      <DomainCopy />
       <DomainReports />
     </>
   ),

@@ -12,6 +12,7 @@ import { ClientSettings } from './ClientSettings';
 import { RecentlyDeletedLink } from '../deletedMailboxes';
 import { MailboxRules } from '../../rules';
 import { MailboxSpam } from '../../spam';
+import { MailboxCopy } from '../../mailCopy';
 import { FlagInput } from '../../screens/FlagInput';
 
 /** Says what the switch changes: the main password no longer works in mail programs. */
@@ -34,6 +35,7 @@ const mailboxScreens: ScreenExtension = {
       <MailboxPanel />
       <MailboxRules />
       <MailboxSpam />
+      <MailboxCopy />
       <ClientSettings screen={screen} />
     </>
   ),
