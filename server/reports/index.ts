@@ -5,6 +5,7 @@
  * across the installation to operators; the DMARC policy a customer tightens.
  */
 import { defineCapability } from '../core/capability.js';
+import { forgetOldReports } from './housekeeping.js';
 import { registerReportRoutes } from './mail-server-routes.js';
 import { reportCalls } from './reports-calls.js';
 
@@ -12,4 +13,5 @@ export const reports = defineCapability({
   name: 'reports',
   calls: reportCalls,
   routes: registerReportRoutes,
+  housekeeping: [forgetOldReports],
 });

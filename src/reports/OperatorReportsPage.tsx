@@ -76,7 +76,7 @@ export function OperatorReportsPage() {
                       <TableCell>{`${r.received_at.slice(0, 16).replace('T', ' ')} UTC`}</TableCell>
                       <TableCell>
                         <Typography variant="body2">{translate(`app.reports.reason_labels.${r.reason}`, { _: r.reason })}</Typography>
-                        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+                        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }} data-user-data>
                           {r.detail}
                         </Typography>
                       </TableCell>

@@ -4,7 +4,9 @@
  * through both areas' calls; hostile archives refused and logged; the same report stored once;
  * the DMARC policy the DNS page proposes.
  */
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportQueries } from '../../server/reports/views.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { signUpCustomer, teamMemberOf } from '../helpers/fixtures.js';
@@ -207,5 +209,47 @@ describe('who sees which reports, and the DMARC policy', () => {
     const bad = await t.post('/api/admin/reports/update_policy', { domain_id: domain.id, policy: 'bounce' }, { token: customer.token, locale: 'zh' });
     expect(bad).toMatchObject({ status: 400, code: 40000 });
     expect(bad.errors?.policy).toBeDefined();
+  });
+});
+
+describe('index reads', () => {
+  /** The plan's steps: SQLite's EXPLAIN QUERY PLAN; PostgreSQL's nodes, planned with sequential scans as the last resort (tables here are tiny). */
+  async function planOf(compiled: { sql: string; parameters: readonly unknown[] }): Promise<string[]> {
+    const { db, dialect } = t.services;
+    if (dialect === 'sqlite') return (await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows.map((r) => r.detail);
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const { rows } = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+      const steps: string[] = [];
+      const walk = (node: any) => {
+        steps.push([node['Node Type'], node['Relation Name'] && `on ${node['Relation Name']}`, node['Index Name'] && `using ${node['Index Name']}`].filter(Boolean).join(' '));
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk((rows[0]['QUERY PLAN'] as any[])[0].Plan);
+      return steps;
+    });
+  }
+  const scans = (steps: string[]) => steps.filter((step) => (t.dialect === 'sqlite' ? /^SCAN (?!.*USING)/.test(step) : step.startsWith('Seq Scan')));
+
+  it('When the pictures, the summary and the housekeeping read reports, then every query reads an index, on both databases (EXPLAIN)', async () => {
+    const { db } = t.services;
+    const q = reportQueries;
+    const queries = {
+      latest: q.latest(db, 'dmarc', 1, '2026-01-01'),
+      dmarcDays: q.dmarcDays(db, 1, '2026-01-01'),
+      dmarcSources: q.dmarcSources(db, 1, '2026-01-01'),
+      tlsDays: q.tlsDays(db, 1, '2026-01-01'),
+      tlsFailures: q.tlsFailures(db, 1, '2026-01-01'),
+      summaryDmarc: q.summaryDmarc(db, '2026-01-01'),
+      summaryTls: q.summaryTls(db, '2026-01-01'),
+      summaryDomains: q.summaryDomains(db, 'tls', '2026-01-01'),
+      refusals: q.refusals(db, '2026-01-01'),
+    };
+    const problems: Record<string, string[]> = {};
+    for (const [name, query] of Object.entries(queries)) {
+      const found = scans(await planOf(query.compile()));
+      if (found.length) problems[name] = found;
+    }
+    expect(problems).toEqual({});
   });
 });

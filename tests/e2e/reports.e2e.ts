@@ -93,7 +93,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     // The effect of each policy is shown before it is chosen: the failing share of the reported mail.
     const affected = await reports.locator('.reports-policy-reject .reports-policy-affected').textContent();
     expect(affected).toMatch(/\d+(\.\d)?%/);
-    if (lang === 'zh') await expectNoEnglish(page, ['none', 'quarantine', 'reject', 'include', 'ip4:198.51.100.7', customer.email]);
+    if (lang === 'zh') await expectNoEnglish(page, ['none', 'quarantine', 'reject', 'include', 'ip4', customer.email]);
     await shot(page, 'reports-domain', lang);
 
     await reports.locator('.reports-policy-reject').getByRole('button', { name: w.choose }).click();
@@ -115,7 +115,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await page.locator('.reports-summary-chart svg').first().waitFor();
     await expect.poll(() => page.locator('.reports-domain-row').count()).toBeGreaterThan(0);
     await page.locator('.reports-refused-row', { hasText: w.refused }).first().waitFor();
-    if (lang === 'zh') await expectNoEnglish(page, ['DOCTYPE', 'ENTITY']);
+    if (lang === 'zh') await expectNoEnglish(page, [inject('operator').username, 'XML']);
     await shot(page, 'reports-operator', lang);
     expect(errors).toEqual([]);
   });
