@@ -16,6 +16,8 @@ import { raChinese } from './ra-zh';
 import { resourceTexts } from './resources';
 import { spamEn } from '../spam/texts-en';
 import { spamZh } from '../spam/texts-zh';
+import { importsEn } from '../imports/texts-en';
+import { importsZh } from '../imports/texts-zh';
 import { textsEn } from './texts-en';
 import { textsZh } from './texts-zh';
 
@@ -32,8 +34,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 }
 
 const base: Record<Locale, Tree> = {
-  en: deepMerge(deepMerge(deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree), mailAreaEn as Tree), spamEn as Tree),
-  zh: deepMerge(deepMerge(deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree), mailAreaZh as Tree), spamZh as Tree),
+  en: deepMerge(deepMerge(deepMerge(deepMerge(deepMerge(englishMessages as Tree, textsEn as Tree), appAreaEn as Tree), mailAreaEn as Tree), spamEn as Tree), importsEn as Tree),
+  zh: deepMerge(deepMerge(deepMerge(deepMerge(deepMerge(raChinese as Tree, textsZh as Tree), appAreaZh as Tree), mailAreaZh as Tree), spamZh as Tree), importsZh as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */
