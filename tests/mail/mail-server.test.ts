@@ -17,6 +17,7 @@ import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
 import { mailboxOwnerScenarios } from './mailbox-owners.js';
 import { spamScenarios } from './spam.js';
+import { importScenarios } from './imports.js';
 import { lookupQueries, tableScans } from './lookups.js';
 import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
 import { message, smtpSend, type Envelope } from './smtp.js';
@@ -365,6 +366,8 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   mailboxOwnerScenarios({ stack: () => stack, dns: () => dns, sink: () => sink });
 
   spamScenarios({ stack: () => stack, dns: () => dns });
+
+  importScenarios({ stack: () => stack });
 
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).
   if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage and the last use of app passwords, OpenDKIM reads only keys', async () => {
