@@ -92,7 +92,7 @@ export function RunsCard() {
       ) : (
         data.list.slice(0, 10).map((run) => (
           <Box key={run.id} sx={{ mb: 1 }} className="import-runs-row">
-            <Typography variant="caption">
+            <Typography variant="caption" data-user-data>
               #{run.id} {run.kind} {run.source} — {run.created_at.slice(0, 16).replace('T', ' ')} UTC
             </Typography>
             <Typography variant="body2">
