@@ -25,7 +25,7 @@ export function CsvErrors({ errors }: { errors: CsvError[] }) {
           {errors.slice(0, 200).map((e, i) => (
             <TableRow key={i} className="csv-error">
               <TableCell>{e.line}</TableCell>
-              <TableCell>{e.column}</TableCell>
+              <TableCell data-user-data>{e.column}</TableCell>
               <TableCell>{translate(e.message, e.params ?? {})}</TableCell>
             </TableRow>
           ))}

@@ -51,13 +51,16 @@ export function CsvPage({ area }: { area: 'admin' | 'manage' }) {
     <Box sx={{ mt: 2 }} className="csv-page">
       <Title title="app.imports.csv_menu" />
       <SectionCard title="app.imports.csv_title" className="csv-import">
-        <Typography variant="body2" sx={{ mb: 2 }}>{translate('app.imports.csv_intro')}</Typography>
+        <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.csv_intro')}</Typography>
+        <Box component="pre" sx={{ mb: 2, fontSize: 13, overflowX: 'auto' }}>
+          {'type,address,name,password,password_hash,quota,active,destinations\nmailbox,anna@example.org,Anna,,{SHA512-CRYPT}$6$…,2G,1,\nalias,sales@example.org,,,,,1,anna@example.org'}
+        </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', mb: 2 }}>
           <Button label="app.imports.template" onClick={() => download(area, 'csv_template', 'maildesk-import-template.csv')} className="csv-template" />
           <Button label="app.imports.choose_file" component="label" variant="outlined" className="csv-choose">
             <input hidden type="file" accept=".csv,text/csv" className="csv-file" onChange={(e) => void choose(e.target.files?.[0])} />
           </Button>
-          {file && <Typography variant="body2" className="csv-file-name">{translate('app.imports.file_chosen', { name: file.name, rows })}</Typography>}
+          {file && <Typography variant="body2" className="csv-file-name" data-user-data>{translate('app.imports.file_chosen', { name: file.name, rows })}</Typography>}
         </Box>
         <Box sx={{ display: 'flex', gap: 2, mb: 2 }}>
           <Button label="app.imports.check" variant="contained" disabled={!file} onClick={check} className="csv-check" />

@@ -61,7 +61,7 @@ export function ReportView({ report }: { report: ImportReport }) {
             {report.conflicts.slice(0, LIST_MAX).map((c) => (
               <TableRow key={`${c.kind}:${c.name}`}>
                 {c.line !== undefined && <TableCell>{c.line}</TableCell>}
-                <TableCell>{c.name}</TableCell>
+                <TableCell data-user-data>{c.name}</TableCell>
                 <TableCell>{reasonText(translate, c.reason)}</TableCell>
               </TableRow>
             ))}
@@ -75,7 +75,7 @@ export function ReportView({ report }: { report: ImportReport }) {
             <TableBody>
               {report.not_carried.slice(0, LIST_MAX).map((n) => (
                 <TableRow key={`${n.kind}:${n.name}:${n.reason}`}>
-                  <TableCell>{n.name}</TableCell>
+                  <TableCell data-user-data>{n.name}</TableCell>
                   <TableCell>{reasonText(translate, n.reason)}</TableCell>
                 </TableRow>
               ))}

@@ -21,7 +21,7 @@ export function WeakHashesCard() {
           <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.weak_intro', { total: data.total })}</Typography>
           <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">
             {data.schemes.map((s) => (
-              <Chip key={s.scheme} label={`${s.scheme}: ${s.count}`} className="weak-hash-scheme" />
+              <Chip key={s.scheme} label={`${s.scheme}: ${s.count}`} className="weak-hash-scheme" data-user-data />
             ))}
           </Stack>
         </>

@@ -57,7 +57,7 @@ export const importsEn = {
       runs_title: 'Imports',
       no_runs: 'No import yet.',
       csv_title: 'Import a CSV file',
-      csv_intro: 'One row per mailbox or alias: type, address, name, password or password_hash (any Dovecot scheme), quota (bytes, or 500M, 2G), active (1 or 0), destinations (aliases). A file with any problem imports nothing; what is already here is skipped.',
+      csv_intro: 'One row per mailbox or alias, in the columns below (a clear password, or any hash the mail server verifies; a quota in bytes or with a unit). A file with any problem imports nothing; what is already here is skipped.',
       template: 'Download the template',
       export_title: 'Export',
       export_intro: 'Your domains, mailboxes and aliases in the template\'s columns (no passwords).',

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const words = {
-  zh: { mail: '邮件', wizard: '从 PostfixAdmin 导入', csv: '导入与导出（CSV）', read: '读取数据库', dryRun: '试运行', start: '导入', done: '已完成', check: '检查文件', problems: '处问题', ok: '未发现问题。' },
+  zh: { mail: '邮件服务', wizard: '从 PostfixAdmin 导入', csv: '导入与导出（CSV）', read: '读取数据库', dryRun: '试运行', start: '导入', done: '已完成', check: '检查文件', problems: '处问题', ok: '未发现问题。' },
   en: { mail: 'Mail', wizard: 'Import from PostfixAdmin', csv: 'Import and export (CSV)', read: 'Read the database', dryRun: 'Dry run', start: 'Import', done: 'Done', check: 'Check the file', problems: 'problem(s)', ok: 'No problems found.' },
 };
 
