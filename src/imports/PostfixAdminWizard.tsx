@@ -53,6 +53,10 @@ function CustomerPicker({ value, onChange, domain }: { value: Customer | null; o
       onChange={(_e, next) => onChange(next)}
       onInputChange={(_e, text) => setQ(text)}
       getOptionLabel={(c) => c.email}
+      openText={translate('app.imports.open')}
+      closeText={translate('app.imports.close')}
+      clearText={translate('app.imports.clear')}
+      noOptionsText={translate('app.imports.no_options')}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       renderInput={(params) => <TextField {...params} label={translate('app.imports.customer')} placeholder={translate('app.imports.no_customer')} inputProps={{ ...params.inputProps, 'data-domain': domain, className: `${params.inputProps.className ?? ''} import-customer` }} />}
     />
@@ -90,7 +94,10 @@ export function PostfixAdminWizard() {
     <Box sx={{ mt: 2 }} className="import-wizard">
       <Title title="app.imports.wizard_menu" />
       <SectionCard title="app.imports.source_title" className="import-source">
-        <Typography variant="body2" sx={{ mb: 2 }}>{translate('app.imports.source_intro')}</Typography>
+        <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.source_intro')}</Typography>
+        <Box component="pre" sx={{ mb: 2, fontSize: 13 }}>
+          {'mysql://user:password@host/postfixadmin\nmariadb://user:password@host/postfixadmin\npostgres://user:password@host/postfixadmin'}
+        </Box>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
           <TextField size="small" fullWidth type="password" label={translate('app.imports.source')} value={source} onChange={(e) => setSource(e.target.value)} inputProps={{ className: 'import-source-url', autoComplete: 'off' }} />
           <Button label="app.imports.read_source" variant="contained" disabled={!source.trim()} onClick={read} className="import-read" />
