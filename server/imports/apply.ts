@@ -18,7 +18,10 @@ type Of<K extends ItemKind> = Extract<ImportItem, { kind: K }>;
 
 const localOf = (address: string) => address.slice(0, address.lastIndexOf('@'));
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
-const unicodeAddress = (address: string) => `${localOf(address)}@${unicodeDomain(domainOf(address))}`;
+const unicodeNames = new Map<string, string>();
+/** Domains' Unicode names, worked out once each (a batch holds few domains in many records). */
+const unicodeOf = (domain: string) => unicodeNames.get(domain) ?? unicodeNames.set(domain, unicodeDomain(domain)).get(domain)!;
+const unicodeAddress = (address: string) => `${localOf(address)}@${unicodeOf(domainOf(address))}`;
 
 /** Domains' DKIM keys take a while: made before the batch's transaction opens. */
 async function keysFor(items: ImportItem[]) {
@@ -115,7 +118,7 @@ export async function applyBatch(trx: Db, batch: ImportItem[], keys: Awaited<Ret
           domain_id: ids.get(domainOf(a.address))!.id,
           local_part: localOf(a.address),
           address: a.address,
-          address_unicode: a.address.startsWith('@') ? `@${unicodeDomain(domainOf(a.address))}` : unicodeAddress(a.address),
+          address_unicode: a.address.startsWith('@') ? `@${unicodeOf(domainOf(a.address))}` : unicodeAddress(a.address),
           goto: a.goto,
           active: a.active ? 1 : 0,
           created_at: at,

@@ -7,6 +7,7 @@ import { buyStoragePage, orders, pointsLedger } from '../shop';
 import { customerSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { heldMailboxesPage, spamLists } from '../spam';
+import { customerCsvPage } from '../imports';
 import { tickets } from '../support';
 import { signedInPage } from '../signedIn/SignedInPage';
 import { teamInvitations, teamMembers } from '../team';
@@ -21,6 +22,7 @@ export const customerFeatures: readonly AreaFeature[] = [
   aliasDomains,
   spamLists,
   heldMailboxesPage,
+  customerCsvPage,
   storageBlocks,
   orders,
   pointsLedger,

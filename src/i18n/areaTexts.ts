@@ -22,6 +22,8 @@ import { reportsEn } from '../reports/texts-en';
 import { reportsZh } from '../reports/texts-zh';
 import { domainHealthEn } from '../domainHealth/texts-en';
 import { domainHealthZh } from '../domainHealth/texts-zh';
+import { importsEn } from '../imports/texts-en';
+import { importsZh } from '../imports/texts-zh';
 import { textsEn } from './texts-en';
 import { textsZh } from './texts-zh';
 
@@ -39,8 +41,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 
 const base: Record<Locale, Tree> = {
   // Each feature's texts over the ones before it.
-  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
-  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
+  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn, importsEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
+  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh, importsZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */

@@ -16,6 +16,7 @@ import { formatMoney } from '../shop/formatMoney';
 import type { BusinessStat } from '../stats/businessStat';
 import { OperatorFirstSteps } from './FirstSteps';
 import { HeldMailboxes } from '../spam';
+import { WeakHashesCard } from '../imports';
 import { OperatorTicketFigures, type TicketFigures } from '../support/tickets/TicketCards';
 
 // The chart library is loaded with the charts, only here.
@@ -42,6 +43,7 @@ export function OperatorDashboard() {
       <Title title="ra.page.dashboard" />
       <OperatorFirstSteps />
       <HeldMailboxes hideWhenNone />
+      <WeakHashesCard />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
         <Typography variant="h5">{translate('app.stat.title')}</Typography>
         <ToggleButtonGroup size="small" exclusive value={period} onChange={(_e, value) => value && setPeriod(value)} className="period-switch">

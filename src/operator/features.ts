@@ -16,6 +16,7 @@ import { operatorSecurityPage } from '../security';
 import { storageBlocks } from '../storage';
 import { operatorReportsPage } from '../reports';
 import { operatorSpamPage, spamLists } from '../spam';
+import { importWizardPage, operatorCsvPage } from '../imports';
 import { cannedReplies, guestMessages, tickets } from '../support';
 import { mailServerPage } from './MailServerPage';
 import { teamInvitations, teamMembers } from '../team';
@@ -28,7 +29,7 @@ export const operatorFeatures: readonly AreaEntry[] = [
     // Team members and invitations have no screens here (customers run their teams), but the activity log tells of their changes.
     features: [customers, storageBlocks, activityLog, teamMembers, teamInvitations],
   },
-  { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains, spamLists, operatorSpamPage, operatorReportsPage] },
+  { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains, spamLists, operatorSpamPage, operatorReportsPage, importWizardPage, operatorCsvPage] },
   { group: 'shop', label: 'app.menu.shop', icon: StorefrontIcon, features: [products, promotions, orders, pointsLedger] },
   { group: 'support', label: 'app.menu.support', icon: SupportAgentIcon, features: [tickets, cannedReplies, guestMessages] },
   { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },

@@ -141,7 +141,7 @@ export async function customerSignIn(page: Page, email: string, password: string
 export const LATIN_ALLOWED = new Set([
   'Maildesk', 'English', 'ID', 'IP', 'DNS', 'MX', 'TXT', 'SPF', 'DKIM', 'DMARC', 'CNAME', 'SRV', 'TTL', 'A', 'AAAA', 'PTR',
   'IMAP', 'SMTP', 'SSL', 'TLS', 'STARTTLS', 'POP', 'API', 'B', 'KiB', 'MiB', 'GiB', 'TiB',
-  'Thunderbird', 'Outlook', 'iPhone', 'iPad', 'Mac', 'UTC', 'MTA-STS',
+  'Thunderbird', 'Outlook', 'iPhone', 'iPad', 'Mac', 'UTC', 'MTA-STS', 'CSV', 'PostfixAdmin',
 ]);
 
 /** Elements whose text is the user's data or a value to copy (addresses, hosts, record values), not UI wording. */

@@ -20,6 +20,7 @@ import { spamScenarios } from './spam.js';
 import { mailCopyScenarios, OLD_MESSAGES, OLD_PASSWORD, OLD_USER } from './mail-copy.js';
 import { startOldImapServer, type OldImapServer } from './old-imap-server.js';
 import { reportScenarios } from './reports.js';
+import { importScenarios } from './imports.js';
 import { lookupQueries, tableScans } from './lookups.js';
 import { MAIL_HOSTNAME, ROOT_OPERATOR, SUBMISSION_RATE, startMailStack, type Backend, type MailStack } from './mail-stack.js';
 import { message, smtpSend, type Envelope } from './smtp.js';
@@ -376,6 +377,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
 
   mailCopyScenarios({ stack: () => stack, old: () => old });
   reportScenarios({ stack: () => stack, dns: () => dns });
+  importScenarios({ stack: () => stack });
 
   // PostgreSQL only: SQLite has no users; its file permissions are the boundary (deploy/README.md).
   if (backend === 'postgres') it('When the daemons log in to PostgreSQL with the roles the non-superuser owner made, then Postfix can only read the views, Dovecot can write only usage and the last use of app passwords, OpenDKIM reads only keys', async () => {
