@@ -5,6 +5,7 @@
  * that finds the run taken leaves it alone) and prints its progress.
  */
 import { systemOrigin } from '../core/audit.js';
+import { defineCommand } from '../core/command.js';
 import type { Services } from '../core/services.js';
 import { loadConfig } from '../config.js';
 import { startMaildesk } from '../start.js';
@@ -88,3 +89,18 @@ export async function runPostfixAdminImportFromCli(argv: string[], options: { se
     await maildesk?.close();
   }
 }
+
+/** `maildesk import postfixadmin …` in the command line's list (server/operations/command-line.ts). */
+export const importCommand = defineCommand({
+  name: 'import postfixadmin',
+  usage: '--source URL --map DOMAIN=CUSTOMER [--map …] [--dry-run]',
+  summary: {
+    en: 'Move a PostfixAdmin installation in (its database, read-only): domains, mailboxes with their password hashes, aliases, alias domains, out-of-office',
+    zh: '迁入 PostfixAdmin（只读其数据库）：域名、邮箱（保留密码哈希）、别名、别名域名、自动回复',
+  },
+  details: {
+    en: 'URL: mysql://user:password@host/postfixadmin or postgres://…. CUSTOMER: a customer\'s id or e-mail. --dry-run prints what would be created and every conflict, and changes nothing; a second import changes nothing.',
+    zh: 'URL：mysql://用户:密码@主机/postfixadmin 或 postgres://…。CUSTOMER：客户的编号或邮箱。--dry-run 只列出将创建的内容和所有冲突，不做任何更改；重复导入不会改变任何内容。',
+  },
+  run: (args, ctx) => runPostfixAdminImportFromCli(args, { print: (line) => ctx.say(line) }),
+});

@@ -6,11 +6,11 @@
  * IMAP server.
  */
 import { defineCapability } from '../core/capability.js';
+import { importCommand } from './cli.js';
 import { importCalls } from './import-calls.js';
 import { mailCopyFragment } from './mail-copy/index.js';
 import { resumeImports, runImport } from './runs.js';
 
-export { runPostfixAdminImportFromCli } from './cli.js';
 
 export const imports = defineCapability({
   name: 'imports',
@@ -19,4 +19,5 @@ export const imports = defineCapability({
   jobs: [runImport, ...mailCopyFragment.jobs],
   schedules: [resumeImports],
   housekeeping: [...mailCopyFragment.housekeeping],
+  commands: [importCommand],
 });
