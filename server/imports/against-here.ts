@@ -6,6 +6,7 @@
  * `IN` lookups, so that 10,000 rows cost a few dozen queries.
  */
 import type { Db } from '../db/index.js';
+import { oneOf } from '../db/one-of.js';
 import { heldStates } from '../mail/mailbox-deletion.js';
 import { schemeOf } from '../mail/password-schemes.js';
 import { allocationFrom, allocationReads } from '../storage/capacity.js';
@@ -36,11 +37,11 @@ export async function readHere(db: Db, items: ImportItem[]) {
     }
   }
   const [domains, mailboxes, aliases, held, aliasDomains] = await Promise.all([
-    inChunks([...domainNames], (c) => db.selectFrom('domain').select(['id', 'name', 'owner_id', 'name_unicode']).where('name', 'in', c).execute()),
-    inChunks(addresses, (c) => db.selectFrom('mailbox').select(['id', 'address', 'owner_id']).where('address', 'in', c).execute()),
-    inChunks(addresses, (c) => db.selectFrom('alias').select(['address', 'owner_id']).where('address', 'in', c).execute()),
-    inChunks(addresses, (c) => db.selectFrom('deleted_mailbox').select('address').where('address', 'in', c).where('state', 'in', heldStates).execute()),
-    inChunks([...domainNames], (c) => db.selectFrom('alias_domain as ad').innerJoin('domain as d', 'd.id', 'ad.alias_domain_id').select('d.name').where('d.name', 'in', c).execute()),
+    inChunks([...domainNames], (c) => db.selectFrom('domain').select(['id', 'name', 'owner_id', 'name_unicode']).where('name', 'in', oneOf(db, c)).execute()),
+    inChunks(addresses, (c) => db.selectFrom('mailbox').select(['id', 'address', 'owner_id']).where('address', 'in', oneOf(db, c)).execute()),
+    inChunks(addresses, (c) => db.selectFrom('alias').select(['address', 'owner_id']).where('address', 'in', oneOf(db, c)).execute()),
+    inChunks(addresses, (c) => db.selectFrom('deleted_mailbox').select('address').where('address', 'in', oneOf(db, c)).where('state', 'in', heldStates).execute()),
+    inChunks([...domainNames], (c) => db.selectFrom('alias_domain as ad').innerJoin('domain as d', 'd.id', 'ad.alias_domain_id').select('d.name').where('d.name', 'in', oneOf(db, c)).execute()),
   ]);
   const mailboxIds = mailboxes.map((m) => String(m.id));
   const rules = await inChunks(mailboxIds, (c) => db.selectFrom('mailbox_rule').select('mailbox_id').where('mailbox_id', 'in', c.map(Number)).execute());

@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Db } from '../db/index.js';
+import { oneOf } from '../db/one-of.js';
 import { dkimKeyPair, selectorOf } from '../mail/dkim.js';
 import { unicodeDomain } from '../mail/names.js';
 import { noRules, scriptIdOf, sieveScript, type MailboxRules } from '../mail/rules.js';
@@ -32,7 +33,7 @@ async function keysFor(items: ImportItem[]) {
 
 async function domainIds(trx: Db, names: string[]) {
   if (names.length === 0) return new Map<string, { id: number; name_unicode: string }>();
-  const rows = await trx.selectFrom('domain').select(['id', 'name', 'name_unicode']).where('name', 'in', [...new Set(names)]).execute();
+  const rows = await trx.selectFrom('domain').select(['id', 'name', 'name_unicode']).where('name', 'in', oneOf(trx, [...new Set(names)])).execute();
   return new Map(rows.map((r) => [r.name, { id: Number(r.id), name_unicode: r.name_unicode }]));
 }
 

@@ -12,6 +12,7 @@ import { checkAgainstHere, reportOf } from './against-here.js';
 import { readCsv, csvRefusal, type CsvError } from './csv-rows.js';
 import type { ImportItem } from './items.js';
 import { startRun } from './runs.js';
+import { oneOf } from '../db/one-of.js';
 
 type Area = 'admin' | 'manage';
 
@@ -20,7 +21,7 @@ async function domainsOf(ctx: CallContext, names: string[]) {
   const rows = await ctx.services.db
     .selectFrom('domain')
     .select(['id', 'name', 'owner_id', 'status', 'max_mailboxes', 'max_aliases', 'max_quota'])
-    .where('name', 'in', [...new Set(names)])
+    .where('name', 'in', oneOf(ctx.services.db, [...new Set(names)]))
     .execute();
   const actor = ctx.actor;
   const visible = rows.filter((d) => actor.kind === 'operator' || (actor.kind === 'customer' && Number(d.owner_id) === actor.customerId && (actor.isOwner || (actor.domainIds ?? []).includes(Number(d.id)))));

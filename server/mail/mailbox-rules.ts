@@ -14,6 +14,7 @@ import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { MailboxRuleRow } from '../db/schema.js';
 import { DEFAULT_INTERVAL_DAYS, forwardTargets, MAX_FORWARD_ADDRESSES, noRules, scriptIdOf, sieveScript, type MailboxRules } from './rules.js';
+import { oneOf } from '../db/one-of.js';
 
 /** The mailbox whose rules a call reads or changes, as the caller may see it. */
 export interface RuleTarget {
@@ -104,7 +105,7 @@ export async function ownAddressesOf(db: Db, box: RuleTarget, shared = false): P
     .innerJoin('domain as t', 't.id', 'ad.target_domain_id')
     .select(['a.name as alias', 't.name as target'])
     .where('ad.owner_id', '=', box.owner_id)
-    .where('t.name', 'in', domains)
+    .where('t.name', 'in', oneOf(db, domains))
     .execute();
   const forms = names.flatMap((address) => {
     const [local, domain] = address.split('@');

@@ -8,6 +8,7 @@ import type { Services } from '../core/services.js';
 import { nowMs } from '../core/time.js';
 import { countSubmission, holdMailbox } from './holds.js';
 import { defaultsOf } from './settings.js';
+import { oneOf } from '../db/one-of.js';
 
 export const reportInput = z.object({
   direction: z.enum(['in', 'out']),
@@ -37,7 +38,7 @@ export async function takeReport(services: Services, report: ScanReport) {
   }
   const names = [...new Set(report.recipients.map((r) => r.toLowerCase().split('@')[1]).filter(Boolean))];
   if (names.length === 0) return;
-  const domains = await db.selectFrom('domain').select('id').where('name', 'in', names).execute();
+  const domains = await db.selectFrom('domain').select('id').where('name', 'in', oneOf(db, names)).execute();
   const rejected = report.action === 'reject' ? 1 : 0;
   const junked = !rejected && report.verdict === 'junk' ? 1 : 0;
   const day = dayOf(nowMs());
