@@ -75,6 +75,9 @@ describe('the bar', () => {
           '/api/mail/second_factor/passkey_options',
           '/api/mail/second_factor/passkey_add',
           '/api/mail/second_factor/passkey_delete',
+          // Bringing the mail (server/imports/mail-copy): the owner sees the copies into the mailbox
+          '/api/mail/mail_copy/get',
+          '/api/mail/mail_copy/list',
           '/api/mail/me/client_settings',
           '/api/mail/me/info',
           '/api/mail/me/update_password',

@@ -60,7 +60,7 @@ describe('the mailbox owners’ area', { timeout: 30_000 }, () => {
     expect(document.querySelector('.overview-sign-in')).toHaveTextContent('Firefox on Linux');
     await waitFor(() => expect(document.querySelector('.overview-ooo')).toHaveTextContent('关闭'));
     const menu = screen.getAllByRole('menuitem').map((item) => item.textContent);
-    expect(menu).toEqual(['概览', '自动回复', '邮件转发', '垃圾邮件', '应用专用密码', '密码', '两步验证', '登录设备', '邮件客户端设置']);
+    expect(menu).toEqual(['概览', '自动回复', '邮件转发', '垃圾邮件', '搬迁我的邮件', '应用专用密码', '密码', '两步验证', '登录设备', '邮件客户端设置']);
     expect(screen.getByRole('link', { name: '查看设置' })).toHaveAttribute('href', '/mail/settings');
   });
 
