@@ -11,6 +11,11 @@ export interface JobContext {
   attempt: number;
   /** No retry follows if this run fails: the job is then kept as failed. */
   finalAttempt: boolean;
+  /**
+   * Aborted when this process stops (SIGTERM, a rolling upgrade): work that runs long ends at its next
+   * safe point and leaves the rest to a later run, so the process stops in seconds, not minutes.
+   */
+  stopping?: AbortSignal;
 }
 
 export interface JobSpec<P> {

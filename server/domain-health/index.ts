@@ -24,8 +24,8 @@ export const domainHealth = defineCapability({
     defineSchedule({
       name: 'domain-health.watch',
       cron: '*/5 * * * *',
-      handler: async ({ services }) => {
-        await watchDueDomains(services);
+      handler: async ({ services, stopping }) => {
+        await watchDueDomains(services, undefined, stopping);
       },
     }),
   ],

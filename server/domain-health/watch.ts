@@ -45,7 +45,7 @@ async function claim(services: WatchServices, id: number, dueAt: string): Promis
 }
 
 /** One run of the schedule: the due domains, batch by batch, within the run's budget. */
-export async function watchDueDomains(services: WatchServices, budgetMs = RUN_BUDGET_MS) {
+export async function watchDueDomains(services: WatchServices, budgetMs = RUN_BUDGET_MS, stopping?: AbortSignal) {
   const started = Date.now();
   const totals = { checked: 0, changed: 0, notified: 0 };
   const failures: string[] = [];
@@ -60,7 +60,8 @@ export async function watchDueDomains(services: WatchServices, budgetMs = RUN_BU
       .execute();
     const queue = [...due];
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      // A stopping process takes no more: the domains not claimed stay due for the next run.
+      for (let next = queue.shift(); next && !stopping?.aborted; next = queue.shift()) {
         try {
           const domain = await claim(services, next.id, next.dns_watch_at);
           if (!domain) continue;
@@ -75,7 +76,7 @@ export async function watchDueDomains(services: WatchServices, budgetMs = RUN_BU
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
-    if (due.length < BATCH || Date.now() - started > budgetMs) break;
+    if (due.length < BATCH || Date.now() - started > budgetMs || stopping?.aborted) break;
   }
   if (failures.length) throw new Error(`DNS watch: ${failures.length} domain(s) failed; ${failures.slice(0, 3).join('; ')}`);
   return totals;

@@ -193,6 +193,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     async stop() {
       if (!started) return;
       started = false;
+      base.halt();
       // Waits for running jobs; the pool pg-boss opened is closed with it.
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
     },

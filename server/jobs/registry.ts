@@ -69,6 +69,7 @@ export function periodEnd(cron: string, at = nowMs()): number {
 export function queueBase(registry: JobRegistry) {
   const runnables = runnablesOf(registry);
   let services: Services | undefined;
+  const stopping = new AbortController();
   return {
     runnables,
     names: [...runnables.keys()],
@@ -84,7 +85,11 @@ export function queueBase(registry: JobRegistry) {
       services = appServices;
     },
     contextOf(attempt: number, maxAttempts: number): JobContext {
-      return { services: services!, attempt, finalAttempt: attempt >= maxAttempts };
+      return { services: services!, attempt, finalAttempt: attempt >= maxAttempts, stopping: stopping.signal };
+    },
+    /** At stop: running jobs are told to end at their next safe point. */
+    halt() {
+      stopping.abort();
     },
     async runSchedule(name: string) {
       const runnable = runnables.get(name);

@@ -192,6 +192,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
 
     async stop() {
       stopped = true;
+      base.halt();
       clearInterval(timer);
       while (working) await working;
     },

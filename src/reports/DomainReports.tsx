@@ -142,7 +142,11 @@ function PolicyCard({ view, domainId, domainName }: { view: DmarcReportView; dom
         {view.policy.options.map((o) => (
           <Box key={o.policy} className={`reports-policy-${o.policy}`} sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', p: 1, border: 1, borderColor: o.policy === view.policy.current ? 'primary.main' : 'divider', borderRadius: 1 }}>
             <Box sx={{ flex: 1, minWidth: 200 }}>
-              <Typography variant="subtitle2">{translate(`app.reports.policy.${o.policy}`)}</Typography>
+              <Typography variant="subtitle2">
+                {/* The record's own value, as published; its meaning in the reader's language. */}
+                <Box component="code" sx={{ mr: 1 }}>p={o.policy}</Box>
+                {translate(`app.reports.policy.${o.policy}`)}
+              </Typography>
               <Typography variant="body2" className="reports-policy-affected" color={o.affected ? 'warning.main' : 'text.secondary'}>
                 {o.policy === 'none' ? translate('app.reports.not_affected') : translate('app.reports.affected', { affected: o.affected, share: o.share }) + (o.forwarded ? translate('app.reports.affected_forwarded', { forwarded: o.forwarded }) : '')}
               </Typography>

@@ -31,9 +31,9 @@ export const reportsEn = {
       policy_title: 'DMARC policy',
       policy_intro: 'What receivers should do with mail that fails DMARC. Tighten it step by step once every legitimate source passes. The share of the reported mail each policy would have affected:',
       policy: {
-        none: 'none: only report',
-        quarantine: 'quarantine: deliver to spam',
-        reject: 'reject: refuse',
+        none: 'only report',
+        quarantine: 'deliver to spam',
+        reject: 'refuse',
       },
       affected: '%{affected} messages (%{share}%) would have been affected',
       affected_forwarded: ', %{forwarded} of them passed on by forwarders',

@@ -35,9 +35,9 @@ export const reportsZh: Texts<typeof reportsEn> = {
       policy_title: 'DMARC 策略',
       policy_intro: '收件方应如何处理未通过 DMARC 的邮件。在所有正当来源都通过之后，再逐步收紧。各策略对已报告邮件的影响比例：',
       policy: {
-        none: 'none：仅报告',
-        quarantine: 'quarantine：投递到垃圾邮件',
-        reject: 'reject：拒收',
+        none: '仅报告',
+        quarantine: '投递到垃圾邮件',
+        reject: '拒收',
       },
       affected: '将影响 %{affected} 封邮件（%{share}%）',
       affected_forwarded: '，其中 %{forwarded} 封由转发方转交',

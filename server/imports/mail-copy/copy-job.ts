@@ -54,7 +54,7 @@ async function runSlice(services: Services, copyId: number, ctx: JobContext) {
     source = await connect({ host: copy.source_host, port: copy.source_port, secure: copy.source_tls === 'tls', verify: true, user: copy.source_user, pass: password }, 'source');
     const dest = config.mailCopy;
     store = await connect({ host: dest.host, port: dest.port, secure: dest.secure, verify: dest.verify, user: `${copy.address}*${dest.masterUser}`, pass: dest.masterPassword }, 'store');
-    const outcome = await copySlice(db, { copyId, mailboxId: copy.mailbox_id, source: sourceKey(copy) }, source, store, Date.now() + sliceSeconds * 1000);
+    const outcome = await copySlice(db, { copyId, mailboxId: copy.mailbox_id, source: sourceKey(copy) }, source, store, Date.now() + sliceSeconds * 1000, ctx.stopping);
     if (outcome === 'finished') return await finishCopy(db, copyId);
     await db.transaction().execute(async (trx) => {
       const next = copy.round + 1;

@@ -148,8 +148,8 @@ function* batchesOf(todo: Message[]): Generator<Message[]> {
   if (batch.length > 0) yield batch;
 }
 
-/** Copies until everything is there ('finished') or the deadline passes ('more'). */
-export async function copySlice(db: Db, target: SliceTarget, source: ImapFlow, store: ImapFlow, deadline: number): Promise<'finished' | 'more'> {
+/** Copies until everything is there ('finished'), or the deadline passes or the process stops ('more'). */
+export async function copySlice(db: Db, target: SliceTarget, source: ImapFlow, store: ImapFlow, deadline: number, stopping?: AbortSignal): Promise<'finished' | 'more'> {
   const plans = await plan(db, target, source, store);
   const existing = new Set((await store.list()).map((f) => f.path));
   for (const folder of plans) {
@@ -169,7 +169,7 @@ export async function copySlice(db: Db, target: SliceTarget, source: ImapFlow, s
     await source.mailboxOpen(folder.path, { readOnly: true });
     await store.mailboxOpen(folder.target);
     for (const batch of batchesOf(folder.todo)) {
-      if (Date.now() > deadline) return 'more';
+      if (Date.now() > deadline || stopping?.aborted) return 'more';
       const last = batch[batch.length - 1].uid;
       // Before the APPENDs: "up to this UID may already be there". A run cut short before the
       // record below looks for each of these in the mailbox before appending it again.
