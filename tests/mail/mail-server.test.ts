@@ -375,7 +375,6 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
 
   spamScenarios({ stack: () => stack, dns: () => dns });
 
-  mailCopyScenarios({ stack: () => stack, old: () => old });
   reportScenarios({ stack: () => stack, dns: () => dns });
   importScenarios({ stack: () => stack });
 
@@ -452,14 +451,18 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect(accepted).toBeLessThanOrEqual(2 * SUBMISSION_RATE);
   });
 
-  it('When every lookup of the mail server is explained, then each is an index read (at 100k rows)', async () => {
+  it('When every lookup of the mail server is explained, then each is an index read (PostgreSQL at 100k rows)', async () => {
     const plans = await stack.explainLookups(lookupQueries({ domain: names.domain, aliasDomain: names.aliasDomain, mailbox: 'box1', alias: 'team' }, backend));
     for (const { name, plan, ms } of plans) {
       console.log(`${backend} lookup ${name}: ${ms.toFixed(2)} ms`);
       expect(tableScans(stack.backend, plan.split('\n')), `${name}:\n${plan}`).toEqual([]);
     }
-    // Both seed 100k customers first: on a busy machine PostgreSQL takes more than a minute.
+    // PostgreSQL seeds 100k customers first: on a busy machine that takes more than a minute.
   }, 180_000);
+
+  // After the plans are read: its kill -9 and restart run PRAGMA optimize, whose statistics of a few rows make
+  // SQLite rightly scan five-row tables (on PostgreSQL the plans are read at 100k rows).
+  mailCopyScenarios({ stack: () => stack, old: () => old });
 
   it('When the panel restarts, then the message sent right after it is accepted and delivered: the lookups Postfix and Dovecot prepared before still work', async () => {
     const before = `before restart ${tag}`;

@@ -368,15 +368,6 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
         const db = new Database(sqlitePath);
         try {
           db.pragma('busy_timeout = 5000');
-          // As on PostgreSQL, plans are read at 100k rows with statistics: a restart's PRAGMA optimize
-          // (db/index.ts) otherwise leaves statistics of a handful of rows, on which a scan is the right plan.
-          if (!seeded) {
-            db.transaction(() => {
-              for (const statement of seedStatements('sqlite', SEED_ROWS)) db.exec(statement);
-            })();
-            db.exec('ANALYZE');
-            seeded = true;
-          }
           for (const q of queries) {
             const plan = db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all().map((r: any) => r.detail).join('\n');
             const start = process.hrtime.bigint();
