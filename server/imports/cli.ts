@@ -7,7 +7,7 @@
 import { systemOrigin } from '../core/audit.js';
 import { defineCommand } from '../core/command.js';
 import type { Services } from '../core/services.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { startMaildesk } from '../start.js';
 import type { DomainChoice } from './postfixadmin-plan.js';
 import { dryRunPostfixAdmin, startPostfixAdminImport } from './postfixadmin-import.js';
@@ -58,7 +58,7 @@ async function choicesOf(services: Services, maps: { domain: string; customer: s
  * given services, or opens Maildesk's database from the environment as `npm start` would.
  * Answers the process's exit code.
  */
-export async function runPostfixAdminImportFromCli(argv: string[], options: { services?: Services; print?: (line: string) => void } = {}): Promise<number> {
+export async function runPostfixAdminImportFromCli(argv: string[], options: { services?: Services; config?: Config; print?: (line: string) => void } = {}): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
   let parsed: ReturnType<typeof parseCliArguments>;
   try {
@@ -67,7 +67,7 @@ export async function runPostfixAdminImportFromCli(argv: string[], options: { se
     print(String(error instanceof Error ? error.message : error));
     return 2;
   }
-  const maildesk = options.services ? undefined : await startMaildesk(loadConfig(), { deferJobs: true });
+  const maildesk = options.services ? undefined : await startMaildesk(options.config ?? loadConfig(), { deferJobs: true });
   const services = options.services ?? maildesk!.services;
   try {
     const choices = await choicesOf(services, parsed.maps);
@@ -102,5 +102,5 @@ export const importCommand = defineCommand({
     en: 'URL: mysql://user:password@host/postfixadmin or postgres://…. CUSTOMER: a customer\'s id or e-mail. --dry-run prints what would be created and every conflict, and changes nothing; a second import changes nothing.',
     zh: 'URL：mysql://用户:密码@主机/postfixadmin 或 postgres://…。CUSTOMER：客户的编号或邮箱。--dry-run 只列出将创建的内容和所有冲突，不做任何更改；重复导入不会改变任何内容。',
   },
-  run: (args, ctx) => runPostfixAdminImportFromCli(args, { print: (line) => ctx.say(line) }),
+  run: (args, ctx) => runPostfixAdminImportFromCli(args, { config: ctx.config, print: (line) => ctx.say(line) }),
 });

@@ -15,6 +15,16 @@ export async function openForCommand(ctx: Pick<CommandContext, 'config'>): Promi
   return database;
 }
 
+/** Runs `work` on the installation's database (openForCommand), closing it however `work` ends. */
+export async function withDatabase<T>(ctx: Pick<CommandContext, 'config'>, work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = await openForCommand(ctx);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
 /** The value after `--name` (`--role support`), or undefined. */
 export function optionOf(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);

@@ -14,7 +14,7 @@ import type { Db } from '../db/index.js';
 import { removePasskeys } from '../security/passkeys.js';
 import { removeRecoveryCodes } from '../security/recovery-codes.js';
 import { removeTotp } from '../security/totp.js';
-import { openForCommand, optionOf, readStdin } from './command-database.js';
+import { optionOf, readStdin, withDatabase } from './command-database.js';
 
 const origin = systemOrigin('command line');
 
@@ -70,8 +70,7 @@ export const operatorCommands = [
       }
       const password = await passwordFor(args, ctx);
       if (!password) return 2;
-      const database = await openForCommand(ctx);
-      try {
+      return withDatabase(ctx, async (database) => {
         if (await operatorByName(database.db, username)) {
           ctx.warn({ en: `An operator "${username}" already exists; nothing was changed.`, zh: `操作员“${username}”已存在，未做任何更改。` });
           return 1;
@@ -89,9 +88,7 @@ export const operatorCommands = [
         ctx.say({ en: `Operator "${username}" created (${role}).`, zh: `已创建操作员“${username}”（${role}）。` });
         showPassword(ctx, username, password);
         return 0;
-      } finally {
-        await database.close();
-      }
+      });
     },
   }),
   defineCommand({
@@ -103,8 +100,7 @@ export const operatorCommands = [
       if (!username) return 2;
       const password = await passwordFor(args, ctx);
       if (!password) return 2;
-      const database = await openForCommand(ctx);
-      try {
+      return withDatabase(ctx, async (database) => {
         const operator = await operatorByName(database.db, username);
         if (!operator) {
           ctx.warn({ en: `No operator "${username}".`, zh: `没有操作员“${username}”。` });
@@ -119,9 +115,7 @@ export const operatorCommands = [
         ctx.say({ en: `New password set for "${username}"; their sessions have ended.`, zh: `已为“${username}”设置新密码，其会话均已结束。` });
         showPassword(ctx, username, password);
         return 0;
-      } finally {
-        await database.close();
-      }
+      });
     },
   }),
   defineCommand({
@@ -135,8 +129,7 @@ export const operatorCommands = [
     async run(args, ctx) {
       const username = usernameOf(args, ctx);
       if (!username) return 2;
-      const database = await openForCommand(ctx);
-      try {
+      return withDatabase(ctx, async (database) => {
         const operator = await operatorByName(database.db, username);
         if (!operator) {
           ctx.warn({ en: `No operator "${username}".`, zh: `没有操作员“${username}”。` });
@@ -156,9 +149,7 @@ export const operatorCommands = [
           zh: `已移除“${username}”的第二因素（验证器应用：${removed.totp ? '有' : '无'}，通行密钥：${removed.passkeys} 个），其会话均已结束。`,
         });
         return 0;
-      } finally {
-        await database.close();
-      }
+      });
     },
   }),
 ];
