@@ -159,20 +159,27 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
     async enqueue<P>(into: Db, job: JobRef<P>, payload: P, opts: EnqueueOptions = {}) {
       const runnable = base.runnableOf(job.name);
       await insert(into, job.name, runnable, payload, opts);
-      // Inside a transaction, the worker's next query waits for its commit (SQLite has one
-      // connection); otherwise the poll finds the job.
+      // After the caller's current step: inside a transaction the job may not be committed yet
+      // (the worker reads on a second connection); then the next wake or poll finds it.
       setImmediate(wake);
     },
 
     async drain() {
       for (;;) {
         while (working) await working;
-        const job = await claimNext();
-        if (!job) {
-          if (working) continue;
-          return;
-        }
-        await run(job);
+        // Each job runs as the worker's turn: a wake that comes meanwhile (an enqueue's) waits for
+        // it instead of starting the worker beside it, so jobs still run one at a time, in order.
+        let ran = false;
+        working = (async () => {
+          const job = await claimNext();
+          if (job) await run(job);
+          ran = job !== undefined;
+        })().finally(() => {
+          working = undefined;
+          if (wokenWhileWorking) wake();
+        });
+        await working;
+        if (!ran && !working) return;
       }
     },
 

@@ -45,7 +45,15 @@ const hourly = defineSchedule({
     runs.push({ job: 'test.hourly', payload: null, attempt: ctx.attempt });
   },
 });
-const registry = { jobs: [record, flaky, broken], schedules: [hourly] };
+const slow = defineJob<{ n: number }>({
+  name: 'test.slow',
+  async handler(payload) {
+    runs.push({ job: 'test.slow', payload: { ...payload, at: 'start' }, attempt: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    runs.push({ job: 'test.slow', payload: { ...payload, at: 'end' }, attempt: 1 });
+  },
+});
+const registry = { jobs: [record, flaky, broken, slow], schedules: [hourly] };
 const noLogs = { error() {} };
 
 beforeAll(async () => {
@@ -88,6 +96,15 @@ describe('enqueue in a transaction', () => {
     expect(runsOf('test.record').map((r) => r.payload.n)).not.toContain(3);
     await later(61);
     expect(runsOf('test.record').filter((r) => r.payload.n === 3)).toHaveLength(1);
+  });
+});
+
+describe('one at a time', () => {
+  it('When jobs woke the worker and a drain runs them too, then they still run one after another, in the order they were queued', async () => {
+    // Enqueued back to back: the worker's wakes are still pending when the drain begins.
+    for (const n of [1, 2, 3]) await queue.enqueue(t.services.db, slow, { n });
+    await queue.drain();
+    expect(runsOf('test.slow').map((r) => `${r.payload.at} ${r.payload.n}`)).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
   });
 });
 
