@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { listParams, searchIndexes } from '../../server/core/list-query.js';
 import { resourceStore } from '../../server/core/resource-store.js';
 import { searchTableOf } from '../../server/db/migrations/helpers.js';
+import { oneOf } from '../../server/db/one-of.js';
 
 /** Every declared resource, as the capabilities list them. */
 const resources: ResourceDeclaration[] = capabilities.flatMap((c) => (c.resources ?? []).map((r) => r.declaration));
@@ -198,4 +199,19 @@ it('When a declaration searches a field, then that column has a substring index 
     for (const name of searched) if (!indexed.has(name)) missing.push(`${resource.table}.${name}`);
   }
   expect(missing).toEqual([]);
+});
+
+it.runIf(process.env.DATABASE_URL)('When a lookup by a list of addresses runs again and again (an import, batch after batch), then PostgreSQL plans it for each list instead of keeping a generic plan', async () => {
+  // A named statement gets a generic plan after five runs; for a list that plan guesses ten
+  // values and read the trigram index once per address (500 addresses: 3.5 s instead of 2 ms).
+  const { db } = t.services;
+  const addresses = Array.from({ length: 500 }, (_, i) => `nobody${i}@lookup.example`);
+  const named = await db.connection().execute(async (connection) => {
+    for (let run = 0; run < 7; run++) await connection.selectFrom('mailbox').select(['id', 'address']).where('address', 'in', oneOf(connection, addresses)).execute();
+    await connection.selectFrom('mailbox').select('id').where('address', '=', addresses[0]).execute();
+    return (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(connection)).rows.map((r) => r.statement);
+  });
+  // The plain lookup is kept prepared (the rule for every other statement); the list lookup is not.
+  expect(named.some((text) => /"address" = \$1/.test(text))).toBe(true);
+  expect(named.filter((text) => text.includes('unnest'))).toEqual([]);
 });
