@@ -12,7 +12,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { defineCommand, type CommandContext } from '../core/command.js';
+import { defineCommand, type CommandContext, type Words } from '../core/command.js';
 import { migrationStatus } from '../db/migrate.js';
 import { openDatabase } from '../db/index.js';
 
@@ -84,22 +84,35 @@ export async function backup(config: Config, file: string): Promise<{ kind: 'sql
   return { kind: 'sqlite', bytes: fs.statSync(file).size };
 }
 
-export class RestoreRefused extends Error {}
+/** Why a restore did not start, in the words of both languages (the command says it in the terminal's). */
+export class RestoreRefused extends Error {
+  constructor(readonly words: Words) {
+    super(words.en);
+  }
+}
 
 /** Restores FILE onto this installation's database, which must be empty (nothing is ever overwritten). */
 export async function restore(config: Config, file: string): Promise<{ kind: 'sqlite' | 'postgres' }> {
-  if (!fs.existsSync(file)) throw new RestoreRefused(`No file ${file}`);
+  if (!fs.existsSync(file)) throw new RestoreRefused({ en: `No file ${file}`, zh: `没有文件 ${file}` });
   const kind = kindOf(file);
-  if (!kind) throw new RestoreRefused(`${file} is not a Maildesk backup (neither a SQLite database nor a pg_dump custom-format archive)`);
+  if (!kind) throw new RestoreRefused({
+      en: `${file} is not a Maildesk backup (neither a SQLite database nor a pg_dump custom-format archive)`,
+      zh: `${file} 不是 Maildesk 备份（既不是 SQLite 数据库，也不是 pg_dump 自定义格式的归档）`,
+    });
   const target = isPostgres(config) ? 'postgres' : 'sqlite';
   if (kind !== target) {
-    throw new RestoreRefused(
-      `${file} is a ${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} backup, but this installation uses ${target === 'sqlite' ? 'SQLite (no DATABASE_URL)' : 'PostgreSQL (DATABASE_URL)'}`,
-    );
+    const name = (k: 'sqlite' | 'postgres') => (k === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+    throw new RestoreRefused({
+      en: `${file} is a ${name(kind)} backup, but this installation uses ${target === 'sqlite' ? 'SQLite (no DATABASE_URL)' : 'PostgreSQL (DATABASE_URL)'}`,
+      zh: `${file} 是 ${name(kind)} 备份，而此安装使用 ${target === 'sqlite' ? 'SQLite（未设置 DATABASE_URL）' : 'PostgreSQL（DATABASE_URL）'}`,
+    });
   }
   if (kind === 'postgres') {
     if (!(await postgresIsEmpty(config.databaseUrl!))) {
-      throw new RestoreRefused('The database DATABASE_URL names is not empty: restore onto a new, empty database (createdb), so that nothing is overwritten');
+      throw new RestoreRefused({
+        en: 'The database DATABASE_URL names is not empty: restore onto a new, empty database (createdb), so that nothing is overwritten',
+        zh: 'DATABASE_URL 指向的数据库不是空的：请恢复到一个新的空数据库（createdb），以免覆盖任何数据',
+      });
     }
     const { dbname, env } = pgConnection(config.databaseUrl!);
     const result = await run('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file], env);
@@ -108,13 +121,16 @@ export async function restore(config: Config, file: string): Promise<{ kind: 'sq
   }
   const destination = sqliteFileOf(config);
   if (fs.existsSync(destination) && fs.statSync(destination).size > 0) {
-    throw new RestoreRefused(`${config.dataDir} already has a database (${destination}): restore into an empty data directory (DATA_DIR), so that nothing is overwritten`);
+    throw new RestoreRefused({
+      en: `${config.dataDir} already has a database (${destination}): restore into an empty data directory (DATA_DIR), so that nothing is overwritten`,
+      zh: `${config.dataDir} 中已有数据库（${destination}）：请恢复到一个空的数据目录（DATA_DIR），以免覆盖任何数据`,
+    });
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const source = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     const check = source.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new RestoreRefused(`${file} is damaged: ${String(check)}`);
+    if (check !== 'ok') throw new RestoreRefused({ en: `${file} is damaged: ${String(check)}`, zh: `${file} 已损坏：${String(check)}` });
     await source.backup(destination);
   } finally {
     source.close();
@@ -216,7 +232,7 @@ export const backupCommands = [
         return 0;
       } catch (error) {
         if (!(error instanceof RestoreRefused)) throw error;
-        ctx.warn({ en: `Not restored: ${error.message}.`, zh: `未恢复：${error.message}。` });
+        ctx.warn({ en: `Not restored: ${error.words.en}.`, zh: `未恢复：${error.words.zh}。` });
         return 1;
       }
     },

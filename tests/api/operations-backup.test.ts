@@ -90,5 +90,8 @@ it('When the backup file exists already, or the restore file is no backup, then 
   const refused = await maildeskCommand(['restore', file], target);
   expect(refused.status).toBe(1);
   expect(refused.err).toContain('is not a Maildesk backup');
+  // In Chinese, the reason too.
+  const refusedZh = await maildeskCommand(['restore', file], { ...target, LANG: 'zh_CN.UTF-8' });
+  expect(refusedZh).toMatchObject({ status: 1, err: `未恢复：${file} 不是 Maildesk 备份（既不是 SQLite 数据库，也不是 pg_dump 自定义格式的归档）。` });
   expect(fs.readdirSync(target.DATA_DIR)).toEqual([]);
 });
