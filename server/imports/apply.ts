@@ -20,8 +20,16 @@ type Of<K extends ItemKind> = Extract<ImportItem, { kind: K }>;
 const localOf = (address: string) => address.slice(0, address.lastIndexOf('@'));
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
 const unicodeNames = new Map<string, string>();
-/** Domains' Unicode names, worked out once each (a batch holds few domains in many records). */
-const unicodeOf = (domain: string) => unicodeNames.get(domain) ?? unicodeNames.set(domain, unicodeDomain(domain)).get(domain)!;
+/** Domains' Unicode names, worked out once each (a batch holds few domains in many records); the panel runs for years, so the memory is bounded. */
+function unicodeOf(domain: string) {
+  let name = unicodeNames.get(domain);
+  if (name === undefined) {
+    if (unicodeNames.size >= 10_000) unicodeNames.clear();
+    name = unicodeDomain(domain);
+    unicodeNames.set(domain, name);
+  }
+  return name;
+}
 const unicodeAddress = (address: string) => `${localOf(address)}@${unicodeOf(domainOf(address))}`;
 
 /** Domains' DKIM keys take a while: made before the batch's transaction opens. */
