@@ -4,6 +4,9 @@ export const serverMessagesEn = {
   error: {
     // Imports
     import_source_unreadable: 'The PostfixAdmin database could not be read: %{reason}',
+    import_source_no_tables: 'This database holds no PostfixAdmin tables (domain, mailbox, alias, alias_domain and vacation, with or without a prefix).',
+    import_source_prefixes: 'This database holds several PostfixAdmin installations (table prefixes %{prefixes}): add ?table_prefix=… to the connection string to choose one.',
+    import_source_prefix_missing: 'This database holds no PostfixAdmin tables with the prefix "%{prefix}".',
     csv_invalid: 'The file has %{count} problem(s); nothing was imported. Correct the lines named and try again.',
     // Bringing the mail (mail copies from another IMAP server)
     mail_copy_not_set_up: 'Copying mail from another server is not set up on this installation. Ask your provider.',

@@ -6,6 +6,9 @@ export const serverMessagesZh: ServerMessages = {
   error: {
     // 导入
     import_source_unreadable: '无法读取 PostfixAdmin 数据库：%{reason}',
+    import_source_no_tables: '此数据库中没有 PostfixAdmin 的表（domain、mailbox、alias、alias_domain 和 vacation，带或不带前缀）。',
+    import_source_prefixes: '此数据库中有多套 PostfixAdmin（表前缀 %{prefixes}）：请在连接字符串后加上 ?table_prefix=… 选择其中一套。',
+    import_source_prefix_missing: '此数据库中没有前缀为“%{prefix}”的 PostfixAdmin 表。',
     csv_invalid: '文件中有 %{count} 处问题，未导入任何内容。请更正所列的行后重试。',
     // 搬迁邮件（从其他 IMAP 服务器复制）
     mail_copy_not_set_up: '本系统尚未配置从其他服务器复制邮件，请联系服务商。',

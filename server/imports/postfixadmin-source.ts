@@ -1,7 +1,8 @@
 /**
  * Reading a PostfixAdmin 3.x database (MySQL/MariaDB through mysql2, PostgreSQL through pg), in
- * one read-only transaction: its domain, mailbox, alias, alias_domain and vacation tables, only
- * the columns this import carries. The connection string's password is used for this read and
+ * one read-only transaction: its domain, mailbox, alias, alias_domain and vacation tables (with
+ * the installation's table prefix, found among the database's tables), only the columns this
+ * import carries. The connection string's password is used for this read and
  * kept nowhere; a source that cannot be read is the caller's error (4xxxx), never a 500.
  */
 import mysql from 'mysql2/promise';
@@ -22,13 +23,43 @@ export interface PostfixAdminData {
   vacations: PfaVacation[];
 }
 
-const queries = {
-  domains: 'SELECT domain, description, aliases, mailboxes, maxquota, backupmx, transport, active FROM domain ORDER BY domain',
-  mailboxes: 'SELECT username, password, name, quota, local_part, domain, active FROM mailbox ORDER BY username',
-  aliases: 'SELECT address, goto, domain, active FROM alias ORDER BY address',
-  aliasDomains: 'SELECT alias_domain, target_domain, active FROM alias_domain ORDER BY alias_domain',
-  vacations: 'SELECT email, subject, body, activefrom, activeuntil, interval_time, active FROM vacation ORDER BY email',
+/** PostfixAdmin's tables (a prefix, `$CONF['database_prefix']`, goes before each name). */
+const tables = ['domain', 'mailbox', 'alias', 'alias_domain', 'vacation'] as const;
+
+/** What is read of them, in order, from the tables with this prefix. */
+const queriesFor = (prefix: string) => {
+  // The prefix is one of the database's own table names' (or checked against /^\w*$/): safe to write out.
+  const t = (name: (typeof tables)[number]) => `${prefix}${name}`;
+  return {
+    domains: `SELECT domain, description, aliases, mailboxes, maxquota, backupmx, transport, active FROM ${t('domain')} ORDER BY domain`,
+    mailboxes: `SELECT username, password, name, quota, local_part, domain, active FROM ${t('mailbox')} ORDER BY username`,
+    aliases: `SELECT address, goto, domain, active FROM ${t('alias')} ORDER BY address`,
+    aliasDomains: `SELECT alias_domain, target_domain, active FROM ${t('alias_domain')} ORDER BY alias_domain`,
+    vacations: `SELECT email, subject, body, activefrom, activeuntil, interval_time, active FROM ${t('vacation')} ORDER BY email`,
+  };
 };
+type Queries = ReturnType<typeof queriesFor>;
+
+/**
+ * The prefix of the PostfixAdmin tables among the database's tables: the one asked for
+ * (`?table_prefix=` on the connection string), else the only one there is. Several
+ * installations in one database, or none, are the operator's to resolve, in words.
+ */
+export function tablePrefix(names: string[], asked: string | undefined): string {
+  const present = new Set(names.map((n) => n.toLowerCase()));
+  const prefixes = [...present]
+    .filter((n) => n.endsWith('alias_domain'))
+    .map((n) => n.slice(0, -'alias_domain'.length))
+    .filter((prefix) => tables.every((table) => present.has(`${prefix}${table}`)))
+    .sort();
+  if (asked !== undefined) {
+    if (prefixes.includes(asked.toLowerCase())) return asked;
+    throw sourceError('error.import_source_prefix_missing', { prefix: asked });
+  }
+  if (prefixes.length === 1) return prefixes[0];
+  if (prefixes.length === 0) throw sourceError('error.import_source_no_tables', {});
+  throw sourceError('error.import_source_prefixes', { prefixes: prefixes.map((p) => p || '""').join(', ') });
+}
 
 /** What the operator may see of a connection string: everything but the password. */
 export function describeSource(url: string): string {
@@ -41,7 +72,22 @@ export function describeSource(url: string): string {
   }
 }
 
-const unreadable = (reason: string) => new AppError('validation', 'error.import_source_unreadable', { reason }, { source: { message: 'error.import_source_unreadable', params: { reason } } });
+const sourceError = (message: string, params: Record<string, unknown>) => new AppError('validation', message, params, { source: { message, params } });
+const unreadable = (reason: string) => sourceError('error.import_source_unreadable', { reason });
+
+/** The connection string without `table_prefix`, which is ours, not the driver's. */
+function splitSource(url: string): { connect: string; prefix?: string } {
+  try {
+    const parsed = new URL(url);
+    const prefix = parsed.searchParams.get('table_prefix') ?? undefined;
+    if (prefix !== undefined && !/^\w{0,64}$/.test(prefix)) throw sourceError('error.import_source_prefix_missing', { prefix });
+    parsed.searchParams.delete('table_prefix');
+    return { connect: parsed.toString(), prefix };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    return { connect: url };
+  }
+}
 
 /** The driver's words, without anything of the connection string in them. */
 const reasonOf = (error: unknown, url: string) => {
@@ -68,7 +114,7 @@ const instant = (v: unknown): string | null => {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 };
 
-function shape(raw: Record<keyof typeof queries, Record<string, unknown>[]>): PostfixAdminData {
+function shape(raw: Record<keyof Queries, Record<string, unknown>[]>): PostfixAdminData {
   return {
     domains: raw.domains.map((r) => ({ domain: str(r.domain).toLowerCase(), description: str(r.description), aliases: num(r.aliases), mailboxes: num(r.mailboxes), maxquota: num(r.maxquota), backupmx: bool(r.backupmx), transport: str(r.transport), active: bool(r.active) })),
     mailboxes: raw.mailboxes.map((r) => ({ username: str(r.username).toLowerCase(), password: str(r.password), name: str(r.name), quota: num(r.quota), local_part: str(r.local_part).toLowerCase(), domain: str(r.domain).toLowerCase(), active: bool(r.active) })),
@@ -78,33 +124,39 @@ function shape(raw: Record<keyof typeof queries, Record<string, unknown>[]>): Po
   };
 }
 
-/** Reads the whole PostfixAdmin database the URL names (mysql://, mariadb:// or postgres://). */
+/** Reads the whole PostfixAdmin database the URL names (mysql://, mariadb:// or postgres://; `?table_prefix=` to choose among several). */
 export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
   const kind = sourceKind(url);
   if (!kind) throw unreadable('mysql://, mariadb:// or postgres://');
-  const raw = {} as Record<keyof typeof queries, Record<string, unknown>[]>;
+  const { connect, prefix } = splitSource(url);
+  const raw = {} as Record<keyof Queries, Record<string, unknown>[]>;
   try {
     if (kind === 'mysql') {
-      const connection = await mysql.createConnection({ uri: url.replace(/^mariadb:/i, 'mysql:'), connectTimeout: 10_000, dateStrings: true, supportBigNumbers: true, bigNumberStrings: false });
+      const connection = await mysql.createConnection({ uri: connect.replace(/^mariadb:/i, 'mysql:'), connectTimeout: 10_000, dateStrings: true, supportBigNumbers: true, bigNumberStrings: false });
       try {
         await connection.query('START TRANSACTION READ ONLY');
-        for (const [key, text] of Object.entries(queries)) raw[key as keyof typeof queries] = (await connection.query(text))[0] as Record<string, unknown>[];
+        const [names] = await connection.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+        const queries = queriesFor(tablePrefix((names as { name: string }[]).map((r) => r.name), prefix));
+        for (const [key, text] of Object.entries(queries)) raw[key as keyof Queries] = (await connection.query(text))[0] as Record<string, unknown>[];
         await connection.query('COMMIT');
       } finally {
         await connection.end().catch(() => undefined);
       }
     } else {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+      const client = new pg.Client({ connectionString: connect, connectionTimeoutMillis: 10_000 });
       await client.connect();
       try {
         await client.query('BEGIN READ ONLY');
-        for (const [key, text] of Object.entries(queries)) raw[key as keyof typeof queries] = (await client.query(text)).rows;
+        const names = await client.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
+        const queries = queriesFor(tablePrefix(names.rows.map((r) => r.name), prefix));
+        for (const [key, text] of Object.entries(queries)) raw[key as keyof Queries] = (await client.query(text)).rows;
         await client.query('COMMIT');
       } finally {
         await client.end().catch(() => undefined);
       }
     }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw unreadable(reasonOf(error, url));
   }
   return shape(raw);

@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { serverMessages } from '../../resources/messages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, signUpCustomer, someIp, teamMemberOf, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, MiB, mailFixtures } from '../helpers/mail-fixtures.js';
@@ -181,6 +182,52 @@ describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installat
     const runs = await t.get('/api/manage/imports/list', {}, { token: root });
     expect(runs.data.list.slice(0, 2).map((r: { id: number }) => r.id)).toEqual([second.data.id, started.data.id]);
     expect(JSON.stringify(runs.data)).not.toContain('pfa-read-only');
+  });
+});
+
+describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installation whose tables have a prefix, on %s', (kind) => {
+  let t: TestApp;
+  let source: Awaited<ReturnType<typeof freshPostfixAdmin>>;
+  let root: string;
+  let owner: CustomerSession;
+  const domain = `p${crypto.randomBytes(3).toString('hex')}.example`;
+  beforeAll(async () => {
+    t = await startTestApp();
+    root = await operatorLogin(t);
+    owner = await signUpCustomer(t);
+    await mailFixtures(t).grant(owner.id, GiB);
+    // $CONF['database_prefix'] = 'pfa_': pfa_domain, pfa_mailbox, …
+    source = await freshPostfixAdmin(kind, 'pfa_');
+    await source.fill({ domains: [{ domain }], mailboxes: [{ username: `kept@${domain}`, password: hashes[0].stored, quota: 10 * MiB }], aliases: [] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+  });
+  const withPrefix = (prefix: string) => `${source.url}?table_prefix=${prefix}`;
+
+  it('When its tables are the only ones, then the prefix is found and the import reads them', async () => {
+    const inspected = await t.post('/api/manage/imports/postfixadmin/inspect', { source: source.url }, { token: root });
+    expect(inspected.data.domains).toEqual([expect.objectContaining({ name: domain, mailboxes: 1 })]);
+    const started = await t.post('/api/manage/imports/postfixadmin/start', { source: source.url, mapping: [{ domain, customer_id: owner.id }] }, { token: root });
+    expect((await finished(t, root, started.data.id)).created).toMatchObject({ domain: 1, mailbox: 1 });
+    expect(await t.post('/api/mail/login/login', { email: `kept@${domain}`, password: hashes[0].password }, { ip: someIp() })).toMatchObject({ code: 0 });
+  });
+
+  it('When the database holds two installations, then the operator is asked to choose one by its prefix, in either language, and the chosen one is read', async () => {
+    await source.addTables('old_');
+    const both = await t.post('/api/manage/imports/postfixadmin/inspect', { source: source.url }, { token: root });
+    expect(both).toMatchObject({ status: 400, code: 40000, message: 'error.import_source_prefixes', params: { prefixes: 'old_, pfa_' } });
+    // As the screens show it (the field's message with its parameters).
+    expect(both.errors?.source).toEqual({ message: 'error.import_source_prefixes', params: { prefixes: 'old_, pfa_' } });
+    expect(serverMessages.zh.error.import_source_prefixes.replace('%{prefixes}', String(both.params?.prefixes))).toBe('此数据库中有多套 PostfixAdmin（表前缀 old_, pfa_）：请在连接字符串后加上 ?table_prefix=… 选择其中一套。');
+    expect((await t.post('/api/manage/imports/postfixadmin/inspect', { source: withPrefix('pfa_') }, { token: root })).data.domains).toEqual([expect.objectContaining({ name: domain })]);
+    expect((await t.post('/api/manage/imports/postfixadmin/inspect', { source: withPrefix('old_') }, { token: root })).data.domains).toEqual([]);
+    const none = await t.post('/api/manage/imports/postfixadmin/inspect', { source: withPrefix('nope_') }, { token: root });
+    expect(none).toMatchObject({ status: 400, code: 40000, message: 'error.import_source_prefix_missing', params: { prefix: 'nope_' } });
+    // The dry run of the chosen installation knows what is here already.
+    const dry = await t.post('/api/manage/imports/postfixadmin/dry_run', { source: withPrefix('pfa_'), mapping: [{ domain, customer_id: owner.id }] }, { token: root });
+    expect(dry.data.report.create).toMatchObject({ domain: 0, mailbox: 0 });
   });
 });
 

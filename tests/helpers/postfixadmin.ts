@@ -72,10 +72,17 @@ export interface PfaRows {
   vacations?: { email: string; subject: string; body: string; active?: number; activeuntil?: string }[];
 }
 
-/** A scratch PostfixAdmin database on MariaDB or PostgreSQL; `url` is what the import reads. */
-export async function freshPostfixAdmin(kind: SourceKind) {
+/** PostfixAdmin's tables with its `database_prefix` before each name (and index). */
+const prefixed = (text: string, prefix: string) => text.replace(/(CREATE TABLE |CREATE INDEX |ON )(\w+)/g, `$1${prefix}$2`);
+
+/**
+ * A scratch PostfixAdmin database on MariaDB or PostgreSQL; `url` is what the import reads.
+ * `prefix`: PostfixAdmin's `$CONF['database_prefix']`, written before every table name.
+ */
+export async function freshPostfixAdmin(kind: SourceKind, prefix = '') {
   const name = `pfa_${crypto.randomBytes(5).toString('hex')}`;
-  const statements = (kind === 'mariadb' ? mysqlSchema(schema) : pgSchema(schema)).split(';').map((s) => s.trim()).filter(Boolean);
+  const statementsWith = (tablePrefix: string) => prefixed(kind === 'mariadb' ? mysqlSchema(schema) : pgSchema(schema), tablePrefix).split(';').map((s) => s.trim()).filter(Boolean);
+  const statements = statementsWith(prefix);
   let run: (text: string, values?: unknown[]) => Promise<void>;
   let close: () => Promise<void>;
   let url: string;
@@ -124,7 +131,7 @@ export async function freshPostfixAdmin(kind: SourceKind) {
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
       const placeholders = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-      await run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${placeholders}`, chunk.flat());
+      await run(`INSERT INTO ${prefix}${table} (${columns.join(', ')}) VALUES ${placeholders}`, chunk.flat());
     }
   }
   return {
@@ -141,6 +148,11 @@ export async function freshPostfixAdmin(kind: SourceKind) {
       await insertMany('alias', ['address', 'goto', 'domain', 'active'], [...own, ...rows.aliases].map((a) => [a.address, a.goto, a.address.split('@')[1], flag((a as { active?: number }).active)]));
       await insertMany('alias_domain', ['alias_domain', 'target_domain', 'active'], (rows.aliasDomains ?? []).map((a) => [a.alias_domain, a.target_domain, flag(1)]));
       await insertMany('vacation', ['email', 'subject', 'body', 'cache', 'domain', 'interval_time', 'active', 'activefrom', 'activeuntil'], (rows.vacations ?? []).map((v) => [v.email, v.subject, v.body, '', v.email.split('@')[1], 86400, flag(v.active), '2000-01-01 00:00:00', v.activeuntil ?? '2038-01-18 00:00:00']));
+    },
+    /** A second installation's empty tables beside the first, with another prefix. */
+    async addTables(otherPrefix: string) {
+      for (const s of statementsWith(otherPrefix)) await run(s);
+      if (kind === 'postgres') await run(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${name}`);
     },
     drop: close,
   };
