@@ -1,8 +1,9 @@
 /**
  * Who sent as a domain: the sending addresses' reverse names (PTR, through DNS_SERVERS), looked
  * up once and kept in report_source for a week, and the organisation a name belongs to (its
- * registrable domain, roughly: google.com for mail-ed1-f41.google.com).
+ * registrable domain: google.com for mail-ed1-f41.google.com).
  */
+import { getDomain } from 'tldts';
 import type { Db } from '../db/index.js';
 import type { ReportSourceRow } from '../db/schema.js';
 import type { Config } from '../config.js';
@@ -14,14 +15,15 @@ const KEEP_MS = 7 * DAY_MS;
 const PARALLEL = 8;
 const PER_CALL = 64;
 
-/** Second-level labels under which names are registered one level deeper (example.co.uk). */
-const secondLevel = new Set(['co', 'com', 'net', 'org', 'ac', 'gov', 'edu', 'ne', 'or', 'go']);
-
+/**
+ * The organisation a reverse name belongs to: its registrable domain by the Public Suffix List's
+ * ICANN part (tldts, which carries the list): google.com for mail-ed1-f41.google.com,
+ * example.co.uk, amazonaws.com for an EC2 host (a cloud's private suffixes would make each
+ * customer's host an organisation). A name with no public suffix stays as it is.
+ */
 export function organisationOf(ptr: string): string {
-  const labels = ptr.toLowerCase().replace(/\.$/, '').split('.').filter(Boolean);
-  if (labels.length <= 2) return labels.join('.');
-  const take = labels.at(-1)!.length === 2 && secondLevel.has(labels.at(-2)!) ? 3 : 2;
-  return labels.slice(-take).join('.');
+  const name = ptr.toLowerCase().replace(/\.$/, '');
+  return getDomain(name, { allowPrivateDomains: false }) ?? name;
 }
 
 /** Reverse names of these addresses ('' when there is none), from the cache or DNS. */

@@ -6,6 +6,7 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organisationOf } from '../../server/reports/sources.js';
 import { reportQueries } from '../../server/reports/views.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
@@ -113,6 +114,13 @@ describe('DMARC aggregate reports', () => {
     const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id }, { token: customer.token });
     expect(view.data.totals.messages).toBe(120);
     expect(view.data.reports).toHaveLength(1);
+  });
+});
+
+describe('organisations', () => {
+  it('When senders are grouped, then each reverse name counts under its registrable domain by the Public Suffix List', () => {
+    const names = ['mail-sor-f41.google.com', 'mx2.mail.example.co.uk', 'relay.x.city.kawasaki.jp', 'ec2-198-51-100-9.compute-1.amazonaws.com', 'out.yandex.com.tr', 'mailhost.', 'mail.example.org.'];
+    expect(names.map(organisationOf)).toEqual(['google.com', 'example.co.uk', 'city.kawasaki.jp', 'amazonaws.com', 'yandex.com.tr', 'mailhost', 'example.org']);
   });
 });
 
