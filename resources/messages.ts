@@ -20,3 +20,9 @@ export function hasMessage(messages: ServerMessages, key: string): boolean {
   }
   return typeof node === 'string';
 }
+
+/** A message in a language with its %{placeholders} filled, as the web app's polyglot does (for e-mails and the command line). */
+export function messageText(locale: keyof typeof serverMessages, key: string, params: Record<string, unknown> = {}): string {
+  const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], serverMessages[locale]);
+  return String(typeof text === 'string' ? text : key).replace(/%\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+}

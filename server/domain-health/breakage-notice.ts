@@ -1,7 +1,7 @@
 /** The e-mail telling a domain's owner which of its records broke, and what to publish instead. */
 import type { Selectable } from 'kysely';
 import type { Locale } from '../../resources/customer.js';
-import { serverMessages } from '../../resources/messages.js';
+import { messageText } from '../../resources/messages.js';
 import type { Config } from '../config.js';
 import type { TemplateMail } from '../core/mailer.js';
 import type { Db } from '../db/index.js';
@@ -12,12 +12,6 @@ const kindNames: Record<Locale, Record<string, string>> = {
   en: { verification: 'Ownership', mx: 'MX', spf: 'SPF', dkim: 'DKIM', dkim_next: 'DKIM (next key)', dmarc: 'DMARC', mta_sts: 'MTA-STS', mta_sts_host: 'MTA-STS host', tls_rpt: 'TLS reporting' },
   zh: { verification: '所有权验证', mx: 'MX', spf: 'SPF', dkim: 'DKIM', dkim_next: 'DKIM（新密钥）', dmarc: 'DMARC', mta_sts: 'MTA-STS', mta_sts_host: 'MTA-STS 主机', tls_rpt: 'TLS 报告' },
 };
-
-/** A server message in a language, its %{placeholders} filled (as the web app's polyglot does). */
-function messageText(locale: Locale, key: string, params: Record<string, string>): string {
-  const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], serverMessages[locale]);
-  return String(text ?? key).replace(/%\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
-}
 
 /** One line per broken record: its name, and the checker's own advice. */
 export const brokenLines = (locale: Locale, records: CheckedRecord[]) => records.map((r) => `- ${kindNames[locale][r.kind] ?? r.kind}: ${messageText(locale, r.message, r.params)}`).join('\n');

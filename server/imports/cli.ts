@@ -4,6 +4,7 @@
  * by e-mail; the report is printed as JSON; the import runs in this process (a server's worker
  * that finds the run taken leaves it alone) and prints its progress.
  */
+import { messageText } from '../../resources/messages.js';
 import { systemOrigin } from '../core/audit.js';
 import { defineCommand } from '../core/command.js';
 import type { Services } from '../core/services.js';
@@ -58,7 +59,7 @@ async function choicesOf(services: Services, maps: { domain: string; customer: s
  * given services, or opens Maildesk's database from the environment as `npm start` would.
  * Answers the process's exit code.
  */
-export async function runPostfixAdminImportFromCli(argv: string[], options: { services?: Services; config?: Config; print?: (line: string) => void } = {}): Promise<number> {
+export async function runPostfixAdminImportFromCli(argv: string[], options: { services?: Services; config?: Config; print?: (line: string) => void; locale?: 'en' | 'zh' } = {}): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
   let parsed: ReturnType<typeof parseCliArguments>;
   try {
@@ -82,8 +83,10 @@ export async function runPostfixAdminImportFromCli(argv: string[], options: { se
     print(JSON.stringify({ id: finished.id, state: finished.state, created: finished.created, conflicts: finished.report.conflicts.length }, null, 2));
     return finished.state === 'done' ? 0 : 1;
   } catch (error) {
+    // The API's message keys (a source that cannot be read, …) in the terminal's language.
     const e = error as { message?: string; params?: Record<string, unknown> };
-    print(`import failed: ${e.message ?? String(error)}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    const why = e.message && /^(error|validation)\./.test(e.message) ? messageText(options.locale ?? 'en', e.message, e.params) : (e.message ?? String(error));
+    print(`${options.locale === 'zh' ? '导入失败：' : 'import failed: '}${why}`);
     return 1;
   } finally {
     await maildesk?.close();
@@ -102,5 +105,5 @@ export const importCommand = defineCommand({
     en: 'URL: mysql://user:password@host/postfixadmin or postgres://…. CUSTOMER: a customer\'s id or e-mail. --dry-run prints what would be created and every conflict, and changes nothing; a second import changes nothing.',
     zh: 'URL：mysql://用户:密码@主机/postfixadmin 或 postgres://…。CUSTOMER：客户的编号或邮箱。--dry-run 只列出将创建的内容和所有冲突，不做任何更改；重复导入不会改变任何内容。',
   },
-  run: (args, ctx) => runPostfixAdminImportFromCli(args, { config: ctx.config, print: (line) => ctx.say(line) }),
+  run: (args, ctx) => runPostfixAdminImportFromCli(args, { config: ctx.config, print: (line) => ctx.say(line), locale: ctx.locale }),
 });

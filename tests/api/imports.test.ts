@@ -9,6 +9,7 @@ import { serverMessages } from '../../resources/messages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorLogin, signUpCustomer, someIp, teamMemberOf, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, MiB, mailFixtures } from '../helpers/mail-fixtures.js';
+import { maildeskCommand } from '../helpers/installation.js';
 import { freshPostfixAdmin, postfixAdminHashes, type SourceKind } from '../helpers/postfixadmin.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -206,11 +207,22 @@ describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installat
   });
   const withPrefix = (prefix: string) => `${source.url}?table_prefix=${prefix}`;
 
-  it('When its tables are the only ones, then the prefix is found and the import reads them', async () => {
+  /** `maildesk import postfixadmin …` on this app's database, as an operator types it. */
+  const maildesk = (args: string[], lang = 'en_US.UTF-8') =>
+    maildeskCommand(['import', 'postfixadmin', ...args], { DATA_DIR: t.config.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}), LANG: lang });
+
+  it('When its tables are the only ones, then the prefix is found, and `maildesk import postfixadmin` dry-runs and imports them', async () => {
     const inspected = await t.post('/api/manage/imports/postfixadmin/inspect', { source: source.url }, { token: root });
     expect(inspected.data.domains).toEqual([expect.objectContaining({ name: domain, mailboxes: 1 })]);
-    const started = await t.post('/api/manage/imports/postfixadmin/start', { source: source.url, mapping: [{ domain, customer_id: owner.id }] }, { token: root });
-    expect((await finished(t, root, started.data.id)).created).toMatchObject({ domain: 1, mailbox: 1 });
+    const dry = await maildesk(['--source', source.url, '--map', `${domain}=${owner.email}`, '--dry-run']);
+    expect(dry.status).toBe(0);
+    expect(JSON.parse(dry.out).report.create).toMatchObject({ domain: 1, mailbox: 1 });
+    expect(await t.services.db.selectFrom('mailbox').select('id').where('address', '=', `kept@${domain}`).execute()).toEqual([]);
+    const imported = await maildesk(['--source', source.url, '--map', `${domain}=${owner.id}`]);
+    expect(imported.status).toBe(0);
+    expect(imported.out).toContain('2/2');
+    expect(JSON.parse(imported.out.slice(imported.out.lastIndexOf('\n{') + 1))).toMatchObject({ state: 'done', created: { domain: 1, mailbox: 1 } });
+    expect(imported.out).not.toContain('pfa-read-only');
     expect(await t.post('/api/mail/login/login', { email: `kept@${domain}`, password: hashes[0].password }, { ip: someIp() })).toMatchObject({ code: 0 });
   });
 
@@ -225,6 +237,9 @@ describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installat
     expect((await t.post('/api/manage/imports/postfixadmin/inspect', { source: withPrefix('old_') }, { token: root })).data.domains).toEqual([]);
     const none = await t.post('/api/manage/imports/postfixadmin/inspect', { source: withPrefix('nope_') }, { token: root });
     expect(none).toMatchObject({ status: 400, code: 40000, message: 'error.import_source_prefix_missing', params: { prefix: 'nope_' } });
+    // The command line says the same, in the terminal's language.
+    expect(await maildesk(['--source', source.url, '--map', `${domain}=${owner.email}`, '--dry-run'])).toMatchObject({ status: 1, out: expect.stringContaining('import failed: This database holds several PostfixAdmin installations (table prefixes old_, pfa_)') });
+    expect((await maildesk(['--source', source.url, '--map', `${domain}=${owner.email}`, '--dry-run'], 'zh_CN.UTF-8')).out).toContain('导入失败：此数据库中有多套 PostfixAdmin（表前缀 old_, pfa_）');
     // The dry run of the chosen installation knows what is here already.
     const dry = await t.post('/api/manage/imports/postfixadmin/dry_run', { source: withPrefix('pfa_'), mapping: [{ domain, customer_id: owner.id }] }, { token: root });
     expect(dry.data.report.create).toMatchObject({ domain: 0, mailbox: 0 });
