@@ -2,6 +2,7 @@
  * The `maildesk` command line: its help in both languages, `doctor` on a healthy and on broken
  * setups, and the operator commands a locked-out provider needs.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,14 @@ afterAll(async () => {
 const envOf = (more: Record<string, string> = {}) => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', DNS_SERVERS: dns.address, SMTP_URL: smtp.url, ...more });
 
 describe('help', () => {
+  it('When `npx maildesk --help` is typed in the installation\'s folder after npm install, then the command runs and lists backup, restore and doctor', () => {
+    // Through npm itself, as the operator types it (node_modules/.bin/maildesk, deploy/cli).
+    const typed = spawnSync('npx', ['--no-install', 'maildesk', '--help'], { cwd: process.cwd(), encoding: 'utf8', env: { ...process.env, LANG: 'zh_CN.UTF-8' }, timeout: 60_000 });
+    expect(typed.status).toBe(0);
+    for (const name of ['backup FILE', 'restore FILE', 'doctor']) expect(typed.stdout).toContain(name);
+    expect(typed.stdout).toContain('用法');
+  });
+
   it('When asked for help, then it lists backup, restore, doctor and the operator commands, in English or Chinese', async () => {
     const en = await maildeskCommand(['--help'], {});
     expect(en.status).toBe(0);
