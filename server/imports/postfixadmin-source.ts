@@ -26,10 +26,10 @@ export interface PostfixAdminData {
 /** PostfixAdmin's tables (a prefix, `$CONF['database_prefix']`, goes before each name). */
 const tables = ['domain', 'mailbox', 'alias', 'alias_domain', 'vacation'] as const;
 
-/** What is read of them, in order, from the tables with this prefix. */
-const queriesFor = (prefix: string) => {
-  // The prefix is one of the database's own table names' (or checked against /^\w*$/): safe to write out.
-  const t = (name: (typeof tables)[number]) => `${prefix}${name}`;
+/** What is read of them, in order, from the tables with this prefix (quoted as the database quotes names). */
+const queriesFor = (prefix: string, quote: '`' | '"') => {
+  // The prefix holds only letters, digits and _ (tablePrefix): quoting keeps its case.
+  const t = (name: (typeof tables)[number]) => `${quote}${prefix}${name}${quote}`;
   return {
     domains: `SELECT domain, description, aliases, mailboxes, maxquota, backupmx, transport, active FROM ${t('domain')} ORDER BY domain`,
     mailboxes: `SELECT username, password, name, quota, local_part, domain, active FROM ${t('mailbox')} ORDER BY username`,
@@ -46,14 +46,14 @@ type Queries = ReturnType<typeof queriesFor>;
  * installations in one database, or none, are the operator's to resolve, in words.
  */
 export function tablePrefix(names: string[], asked: string | undefined): string {
-  const present = new Set(names.map((n) => n.toLowerCase()));
+  const present = new Set(names);
   const prefixes = [...present]
     .filter((n) => n.endsWith('alias_domain'))
     .map((n) => n.slice(0, -'alias_domain'.length))
-    .filter((prefix) => tables.every((table) => present.has(`${prefix}${table}`)))
+    .filter((prefix) => /^\w*$/.test(prefix) && tables.every((table) => present.has(`${prefix}${table}`)))
     .sort();
   if (asked !== undefined) {
-    if (prefixes.includes(asked.toLowerCase())) return asked;
+    if (prefixes.includes(asked)) return asked;
     throw sourceError('error.import_source_prefix_missing', { prefix: asked });
   }
   if (prefixes.length === 1) return prefixes[0];
@@ -136,7 +136,7 @@ export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
       try {
         await connection.query('START TRANSACTION READ ONLY');
         const [names] = await connection.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
-        const queries = queriesFor(tablePrefix((names as { name: string }[]).map((r) => r.name), prefix));
+        const queries = queriesFor(tablePrefix((names as { name: string }[]).map((r) => r.name), prefix), '`');
         for (const [key, text] of Object.entries(queries)) raw[key as keyof Queries] = (await connection.query(text))[0] as Record<string, unknown>[];
         await connection.query('COMMIT');
       } finally {
@@ -148,7 +148,7 @@ export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
       try {
         await client.query('BEGIN READ ONLY');
         const names = await client.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
-        const queries = queriesFor(tablePrefix(names.rows.map((r) => r.name), prefix));
+        const queries = queriesFor(tablePrefix(names.rows.map((r) => r.name), prefix), '"');
         for (const [key, text] of Object.entries(queries)) raw[key as keyof Queries] = (await client.query(text)).rows;
         await client.query('COMMIT');
       } finally {
