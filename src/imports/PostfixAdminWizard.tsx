@@ -96,7 +96,7 @@ export function PostfixAdminWizard() {
       <SectionCard title="app.imports.source_title" className="import-source">
         <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.source_intro')}</Typography>
         <Box component="pre" sx={{ mb: 2, fontSize: 13 }}>
-          {'mysql://user:password@host/postfixadmin\nmariadb://user:password@host/postfixadmin\npostgres://user:password@host/postfixadmin'}
+          {'mysql://user:password@host/postfixadmin\nmariadb://user:password@host/postfixadmin\npostgres://user:password@host/postfixadmin\nmysql://user:password@host/postfixadmin?table_prefix=pfa_'}
         </Box>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
           <TextField size="small" fullWidth type="password" label={translate('app.imports.source')} value={source} onChange={(e) => setSource(e.target.value)} inputProps={{ className: 'import-source-url', autoComplete: 'off' }} />

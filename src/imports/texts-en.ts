@@ -5,7 +5,7 @@ export const importsEn = {
       wizard_menu: 'Import from PostfixAdmin',
       csv_menu: 'Import and export (CSV)',
       source_title: '1. The PostfixAdmin database',
-      source_intro: 'A connection string of a user that may only read it, in one of the forms below (tables with a prefix are found by themselves; where several installations share one database, add ?table_prefix=pfa_). It is used for this import only and kept nowhere.',
+      source_intro: 'A connection string of a user that may only read it, in one of the forms below (tables with a prefix are found by themselves; where several installations share one database, name the prefix as on the last line). It is used for this import only and kept nowhere.',
       open: 'Open',
       close: 'Close',
       clear: 'Clear',

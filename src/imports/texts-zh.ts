@@ -7,7 +7,7 @@ export const importsZh: typeof importsEn = {
       wizard_menu: '从 PostfixAdmin 导入',
       csv_menu: '导入与导出（CSV）',
       source_title: '1. PostfixAdmin 数据库',
-      source_intro: '只读用户的连接字符串，格式见下（带前缀的表会自动识别；一个数据库中有多套安装时，请加上 ?table_prefix=pfa_）。仅用于本次导入，不会保存。',
+      source_intro: '只读用户的连接字符串，格式见下（带前缀的表会自动识别；一个数据库中有多套安装时，请像最后一行那样写明表前缀）。仅用于本次导入，不会保存。',
       open: '展开',
       close: '收起',
       clear: '清除',

@@ -69,6 +69,8 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await shot(page, 'mail-copy-dialog', lang);
     await dialog.getByRole('button', { name: w.start }).click();
     await page.getByText(w.started).waitFor();
+    // The dialog closes: its password field, and the password with it, leave the page.
+    await dialog.waitFor({ state: 'detached' });
 
     // The old server does not answer: the copy stops, and the card says why.
     await card.locator('.mail-copy-failed').waitFor({ timeout: 20_000 });
