@@ -201,7 +201,8 @@ it('When a declaration searches a field, then that column has a substring index 
   expect(missing).toEqual([]);
 });
 
-it.runIf(process.env.DATABASE_URL)('When a lookup by a list of addresses runs again and again (an import, batch after batch), then PostgreSQL plans it for each list instead of keeping a generic plan', async () => {
+// The switch to a kept generic plan after five runs is PostgreSQL's (its test run covers it).
+if (process.env.DATABASE_URL) it('When a lookup by a list of addresses runs again and again (an import, batch after batch), then PostgreSQL plans it for each list instead of keeping a generic plan', async () => {
   // A named statement gets a generic plan after five runs; for a list that plan guesses ten
   // values and read the trigram index once per address (500 addresses: 3.5 s instead of 2 ms).
   const { db } = t.services;
