@@ -42,6 +42,8 @@ export default defineConfig({
   },
   test: {
     globals: true,
+    // One test file per core (vitest's default leaves one core to itself: on 2 cores, one file at a time).
+    maxWorkers: '100%',
     projects: [
       {
         extends: true,
@@ -49,6 +51,10 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // Modules imported once per worker, as the web project: half the suite's time. What a file changes in
+          // shared state ends with it (tests/helpers/api-setup.ts); the operator's sign-in (ROOT) is frozen.
+          isolate: false,
+          setupFiles: ['tests/helpers/api-setup.ts'],
           // Every file starts its own app on its own database; argon2 hashing is CPU-bound.
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -57,7 +63,9 @@ export default defineConfig({
       {
         // Suites that need running services (npm run test:services); not part of npm test.
         extends: true,
-        test: { name: 'services', include: ['tests/services/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+        // Its process tests run the compiled server, compiled once (tests/services/build-server.ts): a file compiling
+        // it again beside another file's running server would rewrite modules under it.
+        test: { name: 'services', include: ['tests/services/**/*.test.ts'], globalSetup: ['tests/services/build-server.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         extends: true,
@@ -65,6 +73,8 @@ export default defineConfig({
           name: 'web',
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // As the API suite: modules imported once per worker (each test ends with cleanup(): tests/web/setup.ts).
+          isolate: false,
           setupFiles: ['tests/web/setup.ts'],
           testTimeout: 15_000,
         },

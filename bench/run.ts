@@ -92,6 +92,19 @@ const percentile = (values: number[], p: number) => {
 };
 const round2 = (n: number) => +n.toFixed(2);
 
+/**
+ * CPU time a process has used (every thread's, in ns; Linux's /proc, 0 elsewhere). Per request,
+ * it is the figure the other work on a shared machine moves least: a round's rate falls when
+ * another process takes the cores, its CPU per request does not.
+ */
+function cpuNs(pid: number | undefined): number {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]), 0);
+  } catch {
+    return 0;
+  }
+}
+
 // ---------------------------------------------------------------- child servers
 function child(args: string[]): { process: ChildProcess; line: Promise<any> } {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -118,6 +131,10 @@ interface Figure {
   met?: boolean;
   p50_ms?: number;
   bare_p50_ms?: number;
+  /** The serving process's CPU per request (µs; medians of the rounds), and the median of bare's divided by Maildesk's round by round: the rate ratio without the machine's other work. */
+  cpu_us_per_request?: number;
+  bare_cpu_us_per_request?: number;
+  cpu_ratio?: number;
   total?: number;
   total_is_estimate?: boolean;
 }
@@ -165,17 +182,25 @@ async function measure(dialect: Dialect, size: Size) {
       ] as const) {
         const lat: Record<'maildesk' | 'bare', number[]> = { maildesk: [], bare: [] };
         const time: Record<'maildesk' | 'bare', number> = { maildesk: 0, bare: 0 };
+        // Each round's CPU per request (µs), paired with the other server's round beside it.
+        const cpu: Record<'maildesk' | 'bare', number[]> = { maildesk: [], bare: [] };
         await load(300, CONCURRENCY, () => request(ports.maildesk, url, body, customer));
         await load(300, CONCURRENCY, () => request(ports.bare, url, body, customer));
         for (let r = 0; r < ROUNDS; r++) {
           for (const which of r % 2 ? (['bare', 'maildesk'] as const) : (['maildesk', 'bare'] as const)) {
-            const t = Date.now();
-            lat[which].push(...(await load(ROUND_MS, CONCURRENCY, () => request(ports[which], url, body, customer))));
+            const [t, used] = [Date.now(), cpuNs(servers.process.pid)];
+            const answered = await load(ROUND_MS, CONCURRENCY, () => request(ports[which], url, body, customer));
+            lat[which].push(...answered);
             time[which] += Date.now() - t;
+            cpu[which].push((cpuNs(servers.process.pid) - used) / 1000 / answered.length);
           }
         }
         const rps = (which: 'maildesk' | 'bare') => round2((lat[which].length / time[which]) * 1000);
         const ratio = round2(rps('maildesk') / rps('bare'));
+        const median = (values: number[]) => percentile(values, 0.5);
+        // The median of the rounds' ratios: a burst of other work (the machine's, or Maildesk's jobs in the same process) moves one round, not the figure.
+        const cpuPer = (which: 'maildesk' | 'bare') => round2(median(cpu[which]));
+        const cpuRatio = round2(median(cpu.bare.map((bare, i) => bare / cpu.maildesk[i])));
         figures.push({
           figure: `${name}: req/s at concurrency ${CONCURRENCY}`,
           unit: 'req/s',
@@ -186,6 +211,7 @@ async function measure(dialect: Dialect, size: Size) {
           met: ratio >= 0.8,
           p50_ms: percentile(lat.maildesk, 0.5),
           bare_p50_ms: percentile(lat.bare, 0.5),
+          ...(cpu.maildesk[0] > 0 ? { cpu_us_per_request: cpuPer('maildesk'), bare_cpu_us_per_request: cpuPer('bare'), cpu_ratio: cpuRatio } : {}),
         });
       }
 
@@ -304,7 +330,12 @@ for (const dialect of DIALECTS) {
     bySize[mailboxes] = await measure(dialect, size);
     console.log(`${'figure'.padEnd(58)} ${pad('Maildesk', 10)} ${pad('bare', 10)} ${pad('ratio', 6)}  goal`);
     for (const f of bySize[mailboxes]) {
-      const extra = f.total !== undefined ? ` (total ${f.total}${f.total_is_estimate ? ', estimate' : ''})` : '';
+      const extra =
+        f.total !== undefined
+          ? ` (total ${f.total}${f.total_is_estimate ? ', estimate' : ''})`
+          : f.cpu_ratio !== undefined
+            ? ` (CPU per request ${f.cpu_us_per_request} µs, bare ${f.bare_cpu_us_per_request} µs: ratio ${f.cpu_ratio})`
+            : '';
       console.log(`${f.figure.padEnd(58)} ${pad(f.maildesk, 10)} ${pad(f.bare, 10)} ${pad(f.ratio, 6)}  ${f.goal.padEnd(22)} ${f.met ? 'met' : 'NOT MET'}${extra}`);
     }
   }
@@ -333,6 +364,8 @@ for (const dialect of DIALECTS) {
       {
         database: dialect,
         note: 'Maildesk and the bare reference server (bench/bare.ts) in one child process, load from this one, alternated round by round; read the ratios',
+        // bench/serve.ts: Maildesk logs as npm start does unless BENCH_LOG=off.
+        log: process.env.BENCH_LOG === 'off' ? 'off' : 'info, as npm start (to /dev/null)',
         node: process.version,
         cpus: os.cpus().length,
         load_average: os.loadavg().map(round2),

@@ -13,7 +13,7 @@ import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
 import { mainCf, mapFile, mapNames, masterCf, postfixDir, srsRecipients, srsRecipientsFile, type MapKey } from './templates/postfix.js';
 import { postsrsdFiles } from './templates/postsrsd.js';
 import { reportsDir, reportsFiles } from './templates/reports.js';
-import { rspamdDir, rspamdFiles } from './templates/rspamd.js';
+import { RSPAMD_USER, rspamdDir, rspamdFiles, rspamdLogFile } from './templates/rspamd.js';
 import { rolesSql } from './templates/postgres.js';
 
 /** File path → content, for every file of the installation. */
@@ -70,12 +70,33 @@ export function writeInstallation(o: InstallOptions) {
   }
   // Postfix does not make its queue directory itself (its subdirectories it does, at start).
   if (root && !fs.existsSync(o.postfixQueueDir)) fs.mkdirSync(o.postfixQueueDir, { recursive: true, mode: 0o755 });
+  if (root) makeLogDirs(o);
+}
+
+/**
+ * --log-dir: Postfix's postlogd and Dovecot's master write there as root; rspamd runs as its own
+ * user from the start (Debian's unit), so without a directory it may write in it cannot open its
+ * log and exits, and Postfix then answers every message "try again later".
+ */
+function makeLogDirs(o: InstallOptions) {
+  const logFile = rspamdLogFile(o);
+  if (!o.logDir || !logFile) return;
+  fs.mkdirSync(o.logDir, { recursive: true, mode: 0o755 });
+  const dir = path.dirname(logFile);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o750 });
+  fs.chmodSync(dir, 0o750);
+  fs.chownSync(dir, idOf('/etc/passwd', RSPAMD_USER), idOf('/etc/group', RSPAMD_USER));
+}
+
+/** A user's or group's numeric id, from /etc/passwd or /etc/group. */
+function idOf(file: string, name: string) {
+  const line = fs.readFileSync(file, 'utf8').split('\n').find((l) => l.startsWith(`${name}:`));
+  if (!line) throw new Error(`no ${file === '/etc/passwd' ? 'user' : 'group'} "${name}": install the mail packages first (deploy/install-mail-packages.sh)`);
+  return Number(line.split(':')[2]);
 }
 
 function chownToGroup(file: string, group: string) {
-  const line = fs.readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.startsWith(`${group}:`));
-  if (!line) throw new Error(`no group "${group}": install the mail packages first (deploy/install-mail-packages.sh)`);
-  fs.chownSync(file, 0, Number(line.split(':')[2]));
+  fs.chownSync(file, 0, idOf('/etc/group', group));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

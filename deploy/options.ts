@@ -131,7 +131,8 @@ export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk
   --postfix-queue DIR     (default /var/spool/postfix)   --postfix-data DIR (default /var/lib/postfix)
   --dovecot-run DIR       (default /run/dovecot)         --dovecot-state DIR (default /var/lib/dovecot)
   --db-group NAME         SQLite: group owning the database directory (default postfix)
-  --log-dir DIR           log to files here instead of syslog
+  --log-dir DIR           log to files here instead of syslog (postfix.log, dovecot.log; rspamd/rspamd.log in a directory
+                          of rspamd's own user, made by the generator when run as root)
   --postfix-role NAME --dovecot-role NAME --opendkim-role NAME   PostgreSQL login roles
                           (default maildesk_postfix, maildesk_dovecot, maildesk_opendkim)
   --postfix-password P --dovecot-password P --opendkim-password P  their passwords (default: generated)

@@ -24,7 +24,7 @@ export const activity = defineResource({
     starts_at: { kind: 'datetime', required: true, list: true, sortable: true, filter: 'range', schema: instant },
     ends_at: { kind: 'datetime', required: true, list: true, sortable: true, filter: 'range', schema: instant },
     /** 0: no limit. */
-    total_limit: { kind: 'integer', min: 0, max: 1_000_000_000, default: 0, list: true, schema: z.number().int().min(0).max(1_000_000_000) },
+    total_limit: { kind: 'integer', min: 0, max: 1_000_000_000, default: 0, list: 'wide', schema: z.number().int().min(0).max(1_000_000_000) },
     per_customer_limit: { kind: 'integer', min: 0, max: 1_000_000, default: 0, schema: z.number().int().min(0).max(1_000_000) },
     first_order_only: { kind: 'boolean', default: 0 },
     /** Null: applied automatically; else only for customers who type it (letters, digits, - and _). */
@@ -35,7 +35,7 @@ export const activity = defineResource({
       search: true,
       schema: z.string().trim().regex(/^[A-Za-z0-9_-]{3,32}$/).transform((c) => c.toUpperCase()).nullable(),
     },
-    used_count: { kind: 'integer', writable: 'never', list: true, sortable: true },
+    used_count: { kind: 'integer', writable: 'never', list: 'wide', sortable: true },
     ended_early_at: { kind: 'datetime', writable: 'never' },
     created_at: { kind: 'datetime', writable: 'never', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },

@@ -23,15 +23,15 @@ export const alias = defineResource({
   timestamps: true,
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
-    domain_id: { kind: 'reference', reference: 'domain', required: true, writable: 'create', list: true, filter: 'eq' },
-    local_part: { kind: 'text', schema: catchAllLocalPart, required: true, writable: 'create', list: true },
+    domain_id: { kind: 'reference', reference: 'domain', required: true, writable: 'create', list: 'wide', filter: 'eq' },
+    local_part: { kind: 'text', schema: catchAllLocalPart, required: true, writable: 'create', list: 'wide' },
     address: { kind: 'text', writable: 'never', unique: true, list: true, sortable: true, search: true },
     address_unicode: { kind: 'text', writable: 'never', list: true, search: true },
     /** Destinations, stored and returned comma-separated (as Postfix reads them). */
     goto: { kind: 'text', schema: destinationsSchema, required: true, list: true, search: true },
     active: { kind: 'boolean', default: 1, list: true, filter: 'eq' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', update: 'team', delete: 'team' },

@@ -27,9 +27,9 @@ export const apiKey = defineResource({
   apiKeys: false,
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
-    name: { kind: 'text', min: 1, max: 64, required: true, list: true },
+    name: { kind: 'text', min: 1, max: 64, required: true, list: true, search: true },
     access: { kind: 'enum', choices: apiKeyAccess, required: true, list: true },
-    prefix: { kind: 'text', writable: 'never', list: true },
+    prefix: { kind: 'text', writable: 'never', list: true, search: true },
     expires_at: { kind: 'datetime', writable: 'create', list: true },
     allowed_ips: { kind: 'json', schema: allowedIps, writable: 'create', list: true },
     user_id: { kind: 'reference', reference: 'team_member', writable: 'never', list: true },
@@ -47,7 +47,7 @@ export const apiKey = defineResource({
     notes: {
       list: "Never the keys: name, access, the key's first characters (prefix), expiry, allowed addresses, when and from where each was made and last used (updated at most once a minute).",
       create:
-        'Answers the record with `key`, shown this once and never again. access: read (GET calls and lists) or write; expires_at (optional, in the future); allowed_ips (optional IPs and CIDR ranges). Scripts send it as `Authorization: Bearer <key>` to /api/admin, where it acts with the rights of the login that made it.',
+        'Answers the record with `key`, shown this once and never again. access: read (GET calls and lists) or write; expires_at (optional, in the future); allowed_ips (optional IPs and CIDR ranges); confirmation: the caller\'s password or a current code from their authenticator app (a key outlives the session that made it). Scripts send it as `Authorization: Bearer <key>` to /api/admin, where it acts with the rights of the login that made it.',
       delete: 'Revokes it: the next call with it is refused (20000).',
     },
   },
@@ -58,7 +58,8 @@ export const apiKey = defineResource({
     delete: staff,
     notes: {
       list: "The calling operator's own keys, never the keys themselves.",
-      create: 'Answers the record with `key`, shown this once and never again. Scripts send it as `Authorization: Bearer <key>` to /api/manage, where it acts with the role of the operator that made it.',
+      create:
+        "Answers the record with `key`, shown this once and never again. confirmation: the operator's password or a current code from their authenticator app. Scripts send it as `Authorization: Bearer <key>` to /api/manage, where it acts with the role of the operator that made it.",
       delete: 'Revokes it: the next call with it is refused (20000).',
     },
   },

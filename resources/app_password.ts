@@ -12,7 +12,7 @@ export const appPassword = defineResource({
   mailboxScope: 'mailbox_id',
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
-    name: { kind: 'text', min: 1, max: 64, required: true, list: true },
+    name: { kind: 'text', min: 1, max: 64, required: true, list: true, search: true },
     created_at: { kind: 'datetime', writable: 'never', list: true },
     created_ip: { kind: 'text', writable: 'never', list: true },
     last_used_at: { kind: 'datetime', writable: 'never', list: true },

@@ -10,7 +10,7 @@ export const cannedReply = defineResource({
     title: { kind: 'text', max: 120, required: true, list: true, sortable: true, search: true },
     body: { kind: 'longtext', min: 1, max: 20_000, required: true, list: true },
     created_at: { kind: 'datetime', writable: 'never' },
-    updated_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    updated_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
   },
   manage: { list: staff, get: staff, create: supportStaff, update: supportStaff, delete: supportStaff },
 });

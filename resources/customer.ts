@@ -22,7 +22,7 @@ export const customer = defineResource({
     locale: { kind: 'enum', choices: locales, default: 'zh' },
     // Not a list column: the list must leave room for its edit and delete buttons at 1280 px.
     last_login_at: { kind: 'datetime', writable: 'never', sortable: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   manage: {

@@ -52,8 +52,12 @@ export interface Field {
   writeOnly?: boolean;
   /** Taken by no other record (checked before writing, enforced by a unique index). */
   unique?: boolean;
-  /** Shown as a column in lists. */
-  list?: boolean;
+  /**
+   * Shown as a column in lists; 'wide': only on a wide screen (≥ 1680 px, src/screens/ScreenList.tsx),
+   * for what helps but does not tell records apart (related ids, counts, timestamps). The
+   * record's own page always shows it.
+   */
+  list?: boolean | 'wide';
   /** Lists may be sorted by it (the migration gives it an index). */
   sortable?: boolean;
   /** Lists may be filtered by it: exact value (or a list of values), or a from/to range. */
@@ -150,7 +154,17 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
  * refused, not coerced.
  */
 export function wholeNumber(min: number, max: number) {
-  return z.preprocess((value) => (typeof value === 'string' && /^-?(0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value), z.number().int().min(min).max(max));
+  return z.preprocess(numberAsWritten, z.number().int().min(min).max(max));
+}
+
+const numberAsWritten = (value: unknown) => (typeof value === 'string' && /^-?(0|[1-9]\d{0,15})$/.test(value) ? Number(value) : value);
+
+/**
+ * A size in bytes, as wholeNumber takes it; a size out of bounds is refused with
+ * validation.size_too_small / size_too_big, which say the limit in units people read (1 GiB).
+ */
+export function byteSize(min: number, max: number) {
+  return z.preprocess(numberAsWritten, z.number().int().min(min, 'validation.size_too_small').max(max, 'validation.size_too_big'));
 }
 
 /** The one id schema of every call: a positive whole number. */
@@ -181,7 +195,7 @@ export function fieldSchema(field: Field): z.ZodType {
     case 'reference':
       return field.kind === 'reference' && field.min === undefined && field.max === undefined ? idSchema : wholeNumber(field.min ?? (field.kind === 'reference' ? 1 : -MAX_ID), field.max ?? MAX_ID);
     case 'bytes':
-      return wholeNumber(field.min ?? 0, field.max ?? MAX_QUOTA_BYTES);
+      return byteSize(field.min ?? 0, field.max ?? MAX_QUOTA_BYTES);
     case 'boolean':
       // Also "1"/"0"/"true"/"false", as form posts and query strings send them.
       return z

@@ -34,8 +34,8 @@ export const domain = defineResource({
     name_unicode: { kind: 'text', writable: 'never', list: true, search: true },
     owner_id: { kind: 'reference', reference: 'customer', required: true, writable: 'create', writableIn: 'manage', list: true, filter: 'eq' },
     status: { kind: 'enum', choices: domainStatuses, default: 'pending', writableIn: 'manage', list: true, filter: 'eq', sortable: true },
-    verified_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
-    verified_by: { kind: 'enum', choices: ['dns', 'operator'], writable: 'never', list: true },
+    verified_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
+    verified_by: { kind: 'enum', choices: ['dns', 'operator'], writable: 'never', list: 'wide' },
     verify_token: { kind: 'text', writable: 'never' },
     max_mailboxes: limit,
     max_aliases: limit,
@@ -43,8 +43,8 @@ export const domain = defineResource({
     dkim_selector: { kind: 'text', writable: 'never' },
     note: { kind: 'text', min: 0, max: 500, default: '' },
     /** The domain's mailboxes may sign in to the mailbox owners' area (/mail); off ends their sessions. */
-    mailbox_area: { kind: 'boolean', default: 1, list: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    mailbox_area: { kind: 'boolean', default: 1, list: 'wide' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: {

@@ -11,6 +11,8 @@ export const templateKeys = [
   'mailbox_check',
   // Hardening: the owner told when their password is being guessed.
   'sign_in_attempts',
+  // … and when someone who knows the password is guessing the second factor.
+  'second_factor_attempts',
   // A sign-in from a device the person has not used before.
   'new_device_sign_in',
   // Shop
@@ -45,7 +47,7 @@ export const emailTemplate = defineResource({
     subject: { kind: 'text', max: 255, required: true, list: true, search: true },
     body: { kind: 'longtext', min: 1, max: 50_000, required: true },
     created_at: { kind: 'datetime', writable: 'never' },
-    updated_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    updated_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
   },
   manage: { listVia: 'query', list: staff, get: staff, create: superadminOnly, update: superadminOnly, delete: superadminOnly },
 });

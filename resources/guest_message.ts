@@ -12,13 +12,13 @@ export const guestMessage = defineResource({
     email: { kind: 'email', writable: 'never', list: true, search: true },
     subject: { kind: 'text', max: 200, writable: 'never', list: true, search: true },
     content: { kind: 'longtext', max: 5000, writable: 'never', search: true },
-    ip: { kind: 'text', writable: 'never', list: true, filter: 'eq' },
+    ip: { kind: 'text', writable: 'never', list: 'wide', filter: 'eq' },
     user_agent: { kind: 'text', writable: 'never' },
     created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
     /** Still open (0) or handled (1): answered, or marked handled by an operator. */
     handled: { kind: 'boolean', writable: 'never', list: true, filter: 'eq' },
     handled_at: { kind: 'datetime', writable: 'never' },
-    replied_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    replied_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
   },
   manage: {
     listVia: 'query',

@@ -18,7 +18,7 @@ export const mailbox = defineResource({
   timestamps: true,
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
-    domain_id: { kind: 'reference', reference: 'domain', required: true, writable: 'create', list: true, filter: 'eq' },
+    domain_id: { kind: 'reference', reference: 'domain', required: true, writable: 'create', list: 'wide', filter: 'eq' },
     local_part: { kind: 'text', schema: localPartSchema, required: true, writable: 'create' },
     address: { kind: 'email', writable: 'never', unique: true, list: true, sortable: true, search: true },
     address_unicode: { kind: 'text', writable: 'never', list: true, search: true },
@@ -28,14 +28,14 @@ export const mailbox = defineResource({
     quota: { kind: 'bytes', min: MiB, max: MAX_QUOTA_BYTES, list: true, sortable: true },
     active: { kind: 'boolean', default: 1, list: true, filter: 'eq' },
     used_bytes: { kind: 'bytes', writable: 'never', list: true },
-    used_messages: { kind: 'integer', writable: 'never', list: true },
-    delivery_checked_at: { kind: 'datetime', writable: 'never', list: true },
+    used_messages: { kind: 'integer', writable: 'never', list: 'wide' },
+    delivery_checked_at: { kind: 'datetime', writable: 'never', list: 'wide' },
     /** Mail programs (IMAP, POP3, SMTP) must use app passwords; the main password still signs in to the mailbox owners' area. */
-    app_passwords_only: { kind: 'boolean', default: 0, list: true },
+    app_passwords_only: { kind: 'boolean', default: 0, list: 'wide' },
     /** How many app passwords the owner made (never their values). */
-    app_passwords: { kind: 'integer', writable: 'never', virtual: true, list: true },
+    app_passwords: { kind: 'integer', writable: 'never', virtual: true, list: 'wide' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: {

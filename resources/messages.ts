@@ -24,5 +24,7 @@ export function hasMessage(messages: ServerMessages, key: string): boolean {
 /** A message in a language with its %{placeholders} filled, as the web app's polyglot does (for e-mails and the command line). */
 export function messageText(locale: keyof typeof serverMessages, key: string, params: Record<string, unknown> = {}): string {
   const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], serverMessages[locale]);
-  return String(typeof text === 'string' ? text : key).replace(/%\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+  // "one |||| many", chosen by smart_count as polyglot's English rule does (Chinese has one form).
+  const forms = String(typeof text === 'string' ? text : key).split(' |||| ');
+  return forms[forms.length > 1 && Number(params.smart_count) !== 1 ? 1 : 0].replace(/%\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }

@@ -17,7 +17,7 @@ export const operator = defineResource({
     email: { kind: 'email', schema: z.string().trim().toLowerCase().max(254).pipe(z.union([z.literal(''), z.email()])) },
     locale: { kind: 'enum', choices: locales, default: 'zh' },
     last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   manage: { path: 'admin', list: superadminOnly, get: superadminOnly, create: superadminOnly, update: superadminOnly, delete: superadminOnly },

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { billingStaff, defineResource, MiB, staff } from './define.js';
+import { billingStaff, byteSize, defineResource, MiB, staff } from './define.js';
 import { MAX_MONEY, MAX_PERIOD_MONTHS, productKinds } from './shop.js';
 
 /**
  * What can be bought: a storage block (size, period in months or none) or a points top-up.
- * Never deleted, because orders refer to it: it is retired by hiding it (visible = 0).
- * Customers and visitors see visible products with today's promoted price through the
+ * Taken off sale by hiding it (visible = 0); deleted only while no order refers to it (an
+ * order keeps a copy of what it bought, but names the product it came from). Customers and visitors see visible products with today's promoted price through the
  * shop's own list calls (/api/product/list, /api/admin/product/*).
  */
 export const product = defineResource({
@@ -22,14 +22,14 @@ export const product = defineResource({
     /** In the shop currency's minor unit (fen, cents). */
     price: { kind: 'integer', min: 1, max: MAX_MONEY, required: true, list: true, sortable: true, schema: z.number().int().min(1).max(MAX_MONEY) },
     /** Storage products: the block's size in bytes. */
-    storage_size: { kind: 'bytes', min: MiB, max: 2 ** 50, list: true, schema: z.number().int().min(MiB).max(2 ** 50).nullable() },
+    storage_size: { kind: 'bytes', min: MiB, max: 2 ** 50, list: true, schema: byteSize(MiB, 2 ** 50).nullable() },
     /** Storage products: months until the block expires; null: it never does. */
     period_months: { kind: 'integer', min: 1, max: MAX_PERIOD_MONTHS, list: true, schema: z.number().int().min(1).max(MAX_PERIOD_MONTHS).nullable() },
     /** Points products: points credited when paid. */
     points_granted: { kind: 'integer', min: 1, max: MAX_MONEY, list: true, schema: z.number().int().min(1).max(MAX_MONEY).nullable() },
     visible: { kind: 'boolean', default: 1, list: true, filter: 'eq' },
-    sort_order: { kind: 'integer', min: -1_000_000, max: 1_000_000, default: 0, list: true, sortable: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    sort_order: { kind: 'integer', min: -1_000_000, max: 1_000_000, default: 0, list: 'wide', sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   manage: {
@@ -37,6 +37,10 @@ export const product = defineResource({
     get: staff,
     create: billingStaff,
     update: billingStaff,
-    notes: { update: 'The kind cannot change; hide a product (visible = 0) instead of deleting it.' },
+    delete: billingStaff,
+    notes: {
+      update: 'The kind cannot change. visible = 0 takes the product off sale (customers no longer see it; orders made keep it).',
+      delete: 'Refused with shop.product_has_orders while any order refers to the product: take it off sale (visible = 0) instead.',
+    },
   },
 });

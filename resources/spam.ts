@@ -33,8 +33,9 @@ export const senderPattern = z.string().trim().toLowerCase().min(3).max(254);
 /**
  * A sender a domain (all its mailboxes) or one mailbox allows or blocks: an address, or a whole
  * domain. Allowed: delivered to the inbox unscored, GTUBE included. Blocked: refused at SMTP. The
- * mailbox's list is read before its domain's, an address before its domain; a message to several
- * recipients is refused only if each of them blocks it, and let through unscored if one allows it.
+ * mailbox's list is read before its domain's, an address before its domain. A message to several
+ * recipients is refused only if each of them refuses it, and each is treated as their own lists and
+ * settings say: one who allows the sender never finds it in Junk (their spam script names the sender).
  */
 export const spamList = defineResource({
   name: 'spam_list',
@@ -48,10 +49,10 @@ export const spamList = defineResource({
     domain_id: { kind: 'reference', reference: 'domain', writable: 'create', list: true, filter: 'eq' },
     /** Empty: the whole domain's list. */
     mailbox_id: { kind: 'reference', reference: 'email', writable: 'create', list: true, filter: 'eq', schema: z.union([idSchema, z.null(), z.literal('')]).transform((v) => (v === '' ? null : v)) },
-    sender: { kind: 'text', schema: senderPattern, required: true, writable: 'create', list: true },
+    sender: { kind: 'text', schema: senderPattern, required: true, writable: 'create', list: true, search: true },
     action: { kind: 'enum', choices: ['allow', 'block'], required: true, writable: 'create', list: true },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
-    created_at: { kind: 'datetime', writable: 'never', list: true },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide' },
   },
   admin: { listVia: 'query', list: 'team', get: 'team', create: 'team', delete: 'team' },
   manage: { listVia: 'query', list: staff, get: staff, create: supportStaff, delete: supportStaff },

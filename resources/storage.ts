@@ -19,7 +19,7 @@ export const storage = defineResource({
     /** The order that bought (or last renewed) the block. */
     order_id: { kind: 'reference', reference: 'order', writable: 'never' },
     expires_at: { kind: 'datetime', writableIn: 'manage', list: true, sortable: true, filter: 'range' },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: {

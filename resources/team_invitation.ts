@@ -19,12 +19,12 @@ export const teamInvitation = defineResource({
   where: { accepted_at: null },
   defaultSort: { field: 'id', order: 'desc' },
   fields: {
-    email: { kind: 'email', writable: 'never', list: true, sortable: true },
-    username: { kind: 'text', max: 64, writable: 'never', list: true },
+    email: { kind: 'email', writable: 'never', list: true, sortable: true, search: true },
+    username: { kind: 'text', max: 64, writable: 'never', list: true, search: true },
     /** The domains the member will manage. */
     domain_ids: { kind: 'json', schema: z.array(idSchema).max(1000), writable: 'never', list: true },
     expires_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide' },
   },
   admin: {
     list: 'owner',

@@ -24,7 +24,7 @@ export const teamMember = defineResource({
     /** The customer's domains this member may manage (delegated domain administration). */
     domain_ids: { kind: 'json', virtual: true, schema: z.array(idSchema).max(1000), default: [], list: true },
     last_login_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: {

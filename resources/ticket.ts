@@ -29,7 +29,7 @@ export const ticket = defineResource({
   fields: {
     number: { kind: 'text', writable: 'never', unique: true, list: true },
     subject: { kind: 'text', max: 200, required: true, list: true, search: true },
-    category: { kind: 'enum', choices: ticketCategories, required: true, list: true, filter: 'eq' },
+    category: { kind: 'enum', choices: ticketCategories, required: true, list: 'wide', filter: 'eq' },
     priority: { kind: 'enum', choices: ticketPriorities, default: 'normal', list: true, filter: 'eq', sortable: true },
     status: { kind: 'enum', choices: ticketStatuses, writable: 'always', list: true, filter: 'eq' },
     owner_id: { kind: 'reference', reference: 'customer', required: true, writable: 'create', writableIn: 'manage', list: true, filter: 'eq' },
@@ -41,11 +41,11 @@ export const ticket = defineResource({
     author_id: { kind: 'integer', writable: 'never' },
     last_reply_by: { kind: 'enum', choices: ['customer', 'operator'], writable: 'never', list: true },
     last_activity_at: { kind: 'datetime', writable: 'never', list: true, sortable: true },
-    waiting_since: { kind: 'datetime', writable: 'never', list: true, sortable: true },
+    waiting_since: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true },
     first_response_at: { kind: 'datetime', writable: 'never' },
     first_response_seconds: { kind: 'integer', writable: 'never' },
     closed_at: { kind: 'datetime', writable: 'never' },
-    created_at: { kind: 'datetime', writable: 'never', list: true, sortable: true, filter: 'range' },
+    created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },
   admin: {

@@ -1,18 +1,18 @@
 /** Builds the HTTP app: every call, the error envelope, the OpenAPI description and the web app. */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { capabilities } from './capabilities.js';
 import type { Capability } from './core/capability.js';
 import { registerCalls, type Authenticators, type CallSpec, type KeyAuthenticators } from './core/calls.js';
 import { clientErrorHandler, envelopeOf, sendError } from './core/client-errors.js';
 import { AppError } from './core/errors.js';
-import { loggerOptions, requestIdOf, type LogSetting } from './core/logging.js';
+import { openLog, RequestLine, requestIdOf, type LogSetting } from './core/logging.js';
 import { registerMultipart } from './core/multipart.js';
 import { openApiDocument } from './core/openapi.js';
 import { parseQueryString } from './core/query-string.js';
 import { resourceCalls } from './core/resource-calls.js';
-import { securityHeaders } from './core/security-headers.js';
+import { securityHeadersOf } from './core/security-headers.js';
 import type { Services } from './core/services.js';
 import { serveWebApp } from './core/web-app.js';
 
@@ -33,9 +33,13 @@ export const callsOf = (list: readonly Capability[]): CallSpec<any, any>[] =>
 export async function buildApp(
   services: Omit<Services, 'logger'>,
   options: { logger?: boolean | LogSetting } = {},
-): Promise<{ app: FastifyInstance; services: Services; calls: CallSpec<any, any>[] }> {
+): Promise<{ app: FastifyInstance; services: Services; calls: CallSpec<any, any>[]; closeLog: () => Promise<void> }> {
+  const log = openLog(options.logger);
   const app = Fastify({
-    logger: loggerOptions(options.logger),
+    loggerInstance: log?.logger as FastifyBaseLogger | undefined,
+    // One line per request, once answered, instead of Fastify's two; the logger's child for a request is
+    // made only if something logs through it (core/logging.ts).
+    ...(log ? { logController: new RequestLine(log.logger) } : {}),
     genReqId: requestIdOf,
     bodyLimit: services.config.bodyLimitBytes,
     trustProxy: services.config.trustProxy,
@@ -45,10 +49,13 @@ export async function buildApp(
     routerOptions: { querystringParser: parseQueryString },
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
-  securityHeaders(app, services.config.publicUrl);
-  // The request id in the answer too: what an operator asks a customer for, to find the request's log lines.
-  app.addHook('onRequest', async (request, reply) => {
+  // Every answer's security headers (core/security-headers.ts), and the request id: what an operator asks
+  // a customer for, to find the request's log lines. One callback hook: a promise or a hook run per request costs.
+  const securityHeaders = securityHeadersOf(services.config.publicUrl);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(securityHeaders(request.url));
     reply.header('x-request-id', request.id);
+    done();
   });
   const full: Services = { ...services, logger: app.log };
 
@@ -88,5 +95,5 @@ export async function buildApp(
     return page(request, reply);
   });
 
-  return { app, services: full, calls };
+  return { app, services: full, calls, closeLog: async () => log?.close() };
 }

@@ -1,6 +1,7 @@
 /** Configuration from the environment; every variable is optional (see README). */
 import path from 'node:path';
 import { reportsAddressOf } from './reports/address.js';
+import { parseAllowedNetworks } from './imports/mail-copy/source-address.js';
 
 /** An S3-compatible bucket for files (S3_BUCKET and the other S3_* variables). */
 export interface S3Settings {
@@ -45,6 +46,8 @@ export interface Config {
   bodyLimitBytes: number;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
+  /** API_KEY_RATE_LIMIT: calls one API key may make per minute (0: no limit), counted across instances with REDIS_URL. */
+  apiKeyRateLimit: number;
   /** Serve the built web app from dist/web when it exists. */
   webRoot?: string;
   trustProxy: boolean;
@@ -99,7 +102,17 @@ export interface Config {
    * deploy:config --copy-master). None: mail copies are not offered.
    */
   mailCopy?: { host: string; port: number; secure: boolean; verify: boolean; masterUser: string; masterPassword: string };
-  /** SECRET_KEY: 32 bytes (base64 or hex) that encrypt secrets kept for a while, such as an old server's password (AES-256-GCM). */
+  /**
+   * MAIL_COPY_ALLOW_NETWORKS: ranges (comma-separated CIDR or addresses) an old server may be in
+   * although they are loopback, private or link-local; none: copies reach only the internet.
+   */
+  mailCopyAllowNetworks: string[];
+  /**
+   * The lane of long jobs (mail copies), apart from the mail people wait for: how many run at once
+   * (MAIL_COPY_WORKERS, default 4), and how many of them one customer's (MAIL_COPY_PER_CUSTOMER, default 2).
+   */
+  longJobs: { workers: number; perGroup: number };
+  /** SECRET_KEY: 32 bytes (base64 or hex) that encrypt secrets the server reads back: an old server's password during a mail copy, TOTP secrets (AES-256-GCM; without it, TOTP secrets are kept in clear). */
   secretKey?: Buffer;
 }
 
@@ -130,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: intOf(env.BODY_LIMIT_BYTES, 1024 * 1024),
     sessionIdleMinutes: intOf(env.SESSION_IDLE_MINUTES, 12 * 60),
     sessionAbsoluteHours: intOf(env.SESSION_ABSOLUTE_HOURS, 7 * 24),
+    apiKeyRateLimit: intOf(env.API_KEY_RATE_LIMIT, 600),
     webRoot: env.WEB_ROOT || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     // Shop
@@ -176,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsAllow: (env.METRICS_ALLOW || '').split(',').map((s) => s.trim()).filter(Boolean),
     mailCopy: mailCopyOf(env),
+    mailCopyAllowNetworks: parseAllowedNetworks(env.MAIL_COPY_ALLOW_NETWORKS),
+    longJobs: { workers: Math.max(1, intOf(env.MAIL_COPY_WORKERS, 4)), perGroup: Math.max(1, intOf(env.MAIL_COPY_PER_CUSTOMER, 2)) },
     secretKey: env.SECRET_KEY ? secretKeyOf(env.SECRET_KEY) : undefined,
   };
 }

@@ -1,3 +1,8 @@
+// Roboto ships with the app (latin, the theme's weights): where it is not installed (Linux), the
+// next font in the list, a CJK one, would draw Latin letters and quotes full-width.
+import '@fontsource/roboto/latin-400.css';
+import '@fontsource/roboto/latin-500.css';
+import '@fontsource/roboto/latin-700.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
@@ -11,10 +16,13 @@ import { currentLocale, loadTexts } from './i18n';
 document.documentElement.lang = currentLocale();
 
 // The first render shows the page in the visitor's language: its texts come first.
+// A followed link shows the new page (or, while its code downloads, the progress bar) at once:
+// react-router 7 would otherwise render every navigation as a transition, and keep the page left
+// on screen, with no sign of the change, until the new one is ready (RouteProgress never saw it).
 void loadTexts().then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <BrowserRouter>
+      <BrowserRouter useTransitions={false}>
         <App />
       </BrowserRouter>
     </StrictMode>,

@@ -9,11 +9,19 @@ import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 export const hashGivenPassword: ResourceBehaviour['prepare'] = async (input) =>
   typeof input.password === 'string' ? { password_hash: await hashPassword(input.password) } : {};
 
-/** A script's API key never sets a login's password: passwords are for the people who sign in. */
-export function refusePasswordByKey(change: Change, ctx: WriteContext) {
-  const byKey = ctx.actor.kind !== 'anonymous' && ctx.actor.kind !== 'mailbox' && ctx.actor.apiKey;
-  if (byKey && typeof change.after?.password_hash === 'string') throw new AppError('forbidden', 'error.api_key_not_here');
-}
+/**
+ * A script's API key never sets how a login signs in: its password, or the name it signs in with
+ * (customers' e-mail address, operators' username; a new address would receive the password reset,
+ * so a key could take the account over).
+ */
+export const refuseSignInChangeByKey =
+  (signInField: 'email' | 'username') =>
+  (change: Change, ctx: WriteContext) => {
+    const byKey = ctx.actor.kind !== 'anonymous' && ctx.actor.kind !== 'mailbox' && ctx.actor.apiKey;
+    if (!byKey) return;
+    const renamed = change.op === 'update' && change.after?.[signInField] !== undefined && change.after[signInField] !== change.before?.[signInField];
+    if (typeof change.after?.password_hash === 'string' || renamed) throw new AppError('forbidden', 'error.api_key_not_here');
+  };
 
 /** Whether a change must end the account's other sessions: disabled, deleted or new password. */
 export function endsSessions(change: Change): boolean {

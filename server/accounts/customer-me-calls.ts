@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lineText } from '../../resources/text.js';
 import { locales } from '../../resources/customer.js';
-import { MAX_QUOTA_BYTES, MiB, wholeNumber } from '../../resources/define.js';
+import { byteSize, MAX_QUOTA_BYTES, MiB } from '../../resources/define.js';
 import { audit } from '../core/audit.js';
 import { defineCall, type CallContext } from '../core/calls.js';
 import { consumeCode } from './codes.js';
@@ -10,6 +10,7 @@ import { AppError, fieldError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { accountColumns, type AccountInfo } from '../core/actor.js';
 import { revokeSessionsOf } from './sessions.js';
+import { revokeKeysOf } from '../api-keys/keys.js';
 import { now } from '../core/time.js';
 import type { CustomerActor } from '../core/actor.js';
 import { countWrongPassword } from './sign-in-throttle.js';
@@ -77,8 +78,9 @@ export const customerMeCalls = [
     keys: false,
     auth: 'customer',
     tag: 'admin/me',
-    summary: 'Change the password (the current one is required); ends every other session.',
-    input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128) }),
+    summary:
+      "Change the password (the current one is required); ends every other session. With `revoke_api_keys: true`, also revokes every API key this login made (a key made from a stolen session would outlive the password).",
+    input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128), revoke_api_keys: z.boolean().default(false) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
       await limiter.beforeSignIn(ctx.actor.email, ctx.ip);
@@ -89,7 +91,8 @@ export const customerMeCalls = [
         throw fieldError('old_password', 'validation.wrong_password');
       }
       await limiter.succeededSignIn(ctx.actor.email, ctx.ip);
-      const result = await updateOwn(ctx, 'update_password', { password_hash: await hashPassword(input.password) }, {});
+      const revoked = input.revoke_api_keys ? { api_keys_revoked: await revokeKeysOf(db, { user_id: ctx.actor.accountId }) } : {};
+      const result = await updateOwn(ctx, 'update_password', { password_hash: await hashPassword(input.password) }, revoked);
       await revokeSessionsOf(ctx.services.db, 'customer', [ctx.actor.accountId], ctx.actor.sessionId);
       return result;
     },
@@ -139,7 +142,7 @@ export const customerMeCalls = [
     tag: 'admin/me',
     summary: 'Set the largest quota one mailbox may get, which is also the default for new mailboxes (bytes). The customer account only.',
     allow: ownerOnly,
-    input: z.object({ storage_max: wholeNumber(MiB, MAX_QUOTA_BYTES) }),
+    input: z.object({ storage_max: byteSize(MiB, MAX_QUOTA_BYTES) }),
     handler: (input, ctx) => updateOwn(ctx, 'update_storage_max', input),
   }),
 ];

@@ -3,15 +3,29 @@
  * language, so that a password in someone else's hands shows at once. An account's very first
  * sign-in tells nobody: there is nothing to compare it with.
  */
+import type { Locale } from '../../resources/customer.js';
 import type { CallContext } from '../core/calls.js';
 import { now, timeText } from '../core/time.js';
+import type { KnownDeviceRow } from '../db/schema.js';
 import { deviceKey, deviceName } from './device.js';
-import type { SessionActor, SigningIn } from './sessions.js';
+
+/** Customer, operator or mailbox owner: devices are known per kind of person, as sessions are. */
+type Actor = KnownDeviceRow['actor'];
+
+/** Who signs in: the account (a mailbox's id for its owner) and where notices about it go. */
+export interface SigningIn {
+  id: number;
+  /** Where a new device's sign-in is told; null: nowhere (an operator without an address). */
+  email: string | null;
+  locale: Locale;
+  /** The customer it concerns, for the send log. */
+  customerId?: number | null;
+}
 
 /** Where each kind of person sees their sessions and ends one. */
-const signedInPage: Record<SessionActor, string> = { customer: '/admin/signed-in', operator: '/manage/signed-in', mailbox: '/mail/signed-in' };
+const signedInPage: Record<Actor, string> = { customer: '/admin/signed-in', operator: '/manage/signed-in', mailbox: '/mail/signed-in' };
 
-export async function noticeNewDevice(ctx: CallContext, actor: SessionActor, person: SigningIn): Promise<void> {
+export async function noticeNewDevice(ctx: CallContext, actor: Actor, person: SigningIn): Promise<void> {
   const { db, mailer } = ctx.services;
   const at = now();
   // The unique (actor, account, device) makes the insert the test: a row back means a new device.

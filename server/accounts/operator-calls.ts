@@ -7,6 +7,7 @@ import { AppError, fieldError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import { signInOperator } from './operator-sign-in.js';
 import { revokeSession, revokeSessionsOf } from './sessions.js';
+import { revokeKeysOf } from '../api-keys/keys.js';
 import { countWrongPassword } from './sign-in-throttle.js';
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
@@ -66,8 +67,9 @@ export const operatorCalls = [
     keys: false,
     auth: 'operator',
     tag: 'manage/me',
-    summary: "Change the signed-in operator's password (the current one is required); ends their other sessions.",
-    input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128) }),
+    summary:
+      "Change the signed-in operator's password (the current one is required); ends their other sessions. With `revoke_api_keys: true`, also revokes every API key they made.",
+    input: z.object({ old_password: z.string().min(1).max(128), password: z.string().min(8).max(128), revoke_api_keys: z.boolean().default(false) }),
     async handler(input, ctx) {
       const { db, limiter } = ctx.services;
       await limiter.beforeSignIn(`operator:${ctx.actor.username}`, ctx.ip);
@@ -81,7 +83,8 @@ export const operatorCalls = [
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('admin').set({ password_hash: newHash, updated_at: now() }).where('id', '=', ctx.actor.id).execute();
         await revokeSessionsOf(trx, 'operator', [ctx.actor.id], ctx.actor.sessionId);
-        await audit(trx, ctx, { action: 'update_password', targetType: 'operator', targetId: ctx.actor.id });
+        const revoked = input.revoke_api_keys ? { api_keys_revoked: await revokeKeysOf(trx, { admin_id: ctx.actor.id }) } : undefined;
+        await audit(trx, ctx, { action: 'update_password', targetType: 'operator', targetId: ctx.actor.id, after: revoked });
       });
       return profile(db, ctx.actor.id);
     },

@@ -1,14 +1,14 @@
 /** Operators: their password stored hashed, their sessions ended when disabled, and never the last active superadmin removed. */
 import { AppError } from '../core/errors.js';
 import type { ResourceBehaviour } from '../core/resource-calls.js';
-import { hashGivenPassword, refusePasswordByKey, revokeOnLockout } from './behaviours.js';
+import { hashGivenPassword, refuseSignInChangeByKey, revokeOnLockout } from './behaviours.js';
 
 const isActiveSuperadmin = (record?: Record<string, unknown>) => record?.role === 'superadmin' && record?.status === 'active';
 
 export const operatorBehaviour: ResourceBehaviour = {
   prepare: hashGivenPassword,
   async check(change, ctx) {
-    refusePasswordByKey(change, ctx);
+    refuseSignInChangeByKey('username')(change, ctx);
     // An operator who removed or disabled their own account would be locked out by a slip of the hand.
     const own = ctx.actor.kind === 'operator' && change.before?.id === ctx.actor.id;
     if (own && (change.op === 'delete' || (change.op === 'update' && change.after?.status === 'disabled'))) {

@@ -4,13 +4,12 @@
  * Every new session notes its device; the first sign-in from a new one is e-mailed to the person.
  */
 import crypto from 'node:crypto';
-import type { Locale } from '../../resources/customer.js';
 import { accountColumns, type AccountInfo } from '../core/actor.js';
 import type { CallContext } from '../core/calls.js';
 import { inMinutes, now, nowMs as clockMs } from '../core/time.js';
 import type { DatabaseHandle, Db } from '../db/index.js';
 import type { SessionRow } from '../db/schema.js';
-import { noticeNewDevice } from './new-device.js';
+import { noticeNewDevice, type SigningIn } from './new-device.js';
 
 export type SessionActor = SessionRow['actor'];
 
@@ -20,16 +19,6 @@ export interface SessionPolicy {
 }
 
 const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
-
-/** Who signs in: the account (a mailbox's id for its owner) and where notices about it go. */
-export interface SigningIn {
-  id: number;
-  /** Where a new device's sign-in is told; null: nowhere (an operator without an address). */
-  email: string | null;
-  locale: Locale;
-  /** The customer it concerns, for the send log. */
-  customerId?: number | null;
-}
 
 export async function createSession(ctx: CallContext, actor: SessionActor, person: SigningIn): Promise<string> {
   const { db, config: policy } = ctx.services;

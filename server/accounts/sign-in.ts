@@ -6,7 +6,7 @@
 import { GiB } from '../../resources/define.js';
 import type { Locale } from '../../resources/customer.js';
 import type { TemplateKey } from '../../resources/email_template.js';
-import { audit } from '../core/audit.js';
+import { audit, type RequestOrigin } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
 import { now } from '../core/time.js';
@@ -60,14 +60,20 @@ export type SignInMethod = 'password' | 'verify' | 'code' | 'invitation' | 'pass
 export async function signIn(ctx: CallContext, account: Account, how: SignInMethod, secondFactor?: SecondFactorMethod) {
   const { db, config } = ctx.services;
   if (!(await canSignIn(ctx, account))) throw new AppError('forbidden', 'error.account_disabled');
+  // The log names the person signing in (not "a visitor"): "You signed in", "Team member … verified".
+  const person: RequestOrigin = { ...ctx, actor: { kind: 'customer', sessionId: 0, accountId: account.id, customerId: customerOf(account), isOwner: account.owner_id === null, email: account.email, isVerified: true } };
+  let locale = account.locale as Locale;
   if (how !== 'password' && !account.is_verified) {
-    await db.updateTable('user').set({ is_verified: 1, updated_at: now() }).where('id', '=', account.id).execute();
-    await audit(db, ctx, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0 }, after: { is_verified: 1 } });
+    // Proving the address is the person's first word: their e-mails from now on come in the language they read.
+    locale = ctx.locale;
+    await db.updateTable('user').set({ is_verified: 1, locale, updated_at: now() }).where('id', '=', account.id).execute();
+    const language = account.locale === locale ? {} : { before: { locale: account.locale }, after: { locale } };
+    await audit(db, person, { action: 'verify', targetType: 'user', targetId: account.id, userId: customerOf(account), before: { is_verified: 0, ...language.before }, after: { is_verified: 1, ...language.after } });
   }
   if (!secondFactor) await requireSecondStep(ctx, { kind: 'customer', id: account.id }, how);
-  const token = await createSession(ctx, 'customer', { id: account.id, email: account.email, locale: account.locale as Locale, customerId: customerOf(account) });
+  const token = await createSession(ctx, 'customer', { id: account.id, email: account.email, locale, customerId: customerOf(account) });
   await db.updateTable('user').set({ last_login_at: now() }).where('id', '=', account.id).execute();
-  await audit(db, ctx, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how, ...(secondFactor ? { second_factor: secondFactor } : {}) } });
+  await audit(db, person, { action: 'login', targetType: 'user', targetId: account.id, userId: customerOf(account), after: { method: how, ...(secondFactor ? { second_factor: secondFactor } : {}) } });
   const fresh = await db.selectFrom('user').select(['id', 'email', 'is_verified', 'username']).where('id', '=', account.id).executeTakeFirstOrThrow();
   return { ...fresh, token };
 }
@@ -99,7 +105,9 @@ export async function sendCode(ctx: CallContext, account: Account, purpose: Code
     const issued = await issueCode(trx, account.id, purpose, to);
     await ctx.services.mailer.send(trx, {
       key: templateOf[purpose],
-      locale: account.locale as Locale,
+      // A code is asked for on a screen, by the person reading it: in that screen's language
+      // (an account an operator made has a language nobody chose yet).
+      locale: ctx.locale,
       to,
       params: { code: issued, minutes: CODE_MINUTES },
       userId: customerOf(account),

@@ -1,8 +1,8 @@
 /**
  * Who calls with an API key: the login that made it, with its rights as they are now (a
  * disabled or deleted login's keys stop at once), within the key's own: its area, access,
- * expiry and allowed addresses. One index read by the key's hash per call; the last use is
- * written at most once a minute per key.
+ * expiry and allowed addresses, at most API_KEY_RATE_LIMIT calls a minute. One index read by the
+ * key's hash per call; the last use is written at most once a minute per key.
  */
 import { accountColumns, type Actor, type ApiKeyOfCall, type AccountInfo } from '../core/actor.js';
 import { AppError } from '../core/errors.js';
@@ -39,10 +39,14 @@ interface KeyRow {
 
 const unknownKey = () => new AppError('session', 'error.api_key');
 
-async function liveKey<R extends KeyRow>({ database, db }: Services, area: 'customer' | 'operator', key: string, ip: string): Promise<R> {
-  const [row] = await database.read<R>(keyLookupSql[database.dialect][area], [keyHash(key)]);
+async function liveKey<R extends KeyRow>({ database, db, limiter, config }: Services, area: 'customer' | 'operator', key: string, ip: string): Promise<R> {
+  const hash = keyHash(key);
+  const [row] = await database.read<R>(keyLookupSql[database.dialect][area], [hash]);
   if (!row || (row.expires_at && Date.parse(row.expires_at) <= nowMs())) throw unknownKey();
   if (!allowedFrom(JSON.parse(row.allowed_ips) as string[], ip)) throw new AppError('forbidden', 'error.api_key_source', { ip });
+  // Per key, whoever holds it and from wherever: a runaway script slows itself, not the panel.
+  // Counted by the key's hash, not its id: ids repeat across databases that share one Redis.
+  if (config.apiKeyRateLimit > 0) await limiter.hitSetting('apiKey', hash, { max: config.apiKeyRateLimit, windowSeconds: 60 }, 'error.api_key_rate_limited');
   // At most one write a minute per key, however busy the script (the address is the one of that minute's first call).
   const lastUsed = row.last_used_at ? Date.parse(row.last_used_at) : 0;
   if (nowMs() - lastUsed > 60_000) {

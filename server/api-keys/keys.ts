@@ -10,6 +10,7 @@ import { audit } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError, fieldError, forbidden } from '../core/errors.js';
 import { now, nowMs } from '../core/time.js';
+import type { Db } from '../db/index.js';
 
 export const keyHash = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
@@ -39,7 +40,7 @@ export async function createApiKey(ctx: CallContext, input: NewApiKey) {
   return db.transaction().execute(async (trx) => {
     const mine = trx.selectFrom('api_key').select((eb) => eb.fn.countAll().as('n'));
     const { n } = await (holder.admin_id ? mine.where('admin_id', '=', holder.admin_id) : mine.where('user_id', '=', holder.user_id)).executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_API_KEYS) throw new AppError('conflict', 'error.api_key_limit', { limit: MAX_API_KEYS });
+    if (Number(n) >= MAX_API_KEYS) throw new AppError('conflict', 'error.api_key_limit', { limit: MAX_API_KEYS, smart_count: MAX_API_KEYS });
     const allowed = [...new Set(input.allowed_ips ?? [])];
     const row = await trx
       .insertInto('api_key')
@@ -62,21 +63,27 @@ export async function createApiKey(ctx: CallContext, input: NewApiKey) {
   });
 }
 
-/** "::ffff:203.0.113.7" (IPv4 on an IPv6 socket) is 203.0.113.7. */
-const plainAddress = (ip: string) => (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip) ? ip.slice(7) : ip);
+/** Revokes every key of one login (asked for with a password change: a key made from a stolen session dies with it); answers how many. */
+export async function revokeKeysOf(db: Db, login: { user_id: number } | { admin_id: number }): Promise<number> {
+  const query = db.deleteFrom('api_key');
+  const result = await ('user_id' in login ? query.where('user_id', '=', login.user_id) : query.where('admin_id', '=', login.admin_id)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
 
-/** Whether `ip` is one of the addresses or ranges a key allows (none: any). */
+/**
+ * Whether `ip` is one of the addresses or ranges a key allows (none: any). Node's BlockList takes
+ * an IPv4 address on an IPv6 socket (::ffff:203.0.113.7) for the IPv4 address, and the other way round.
+ */
 export function allowedFrom(allowed: readonly string[], ip: string): boolean {
   if (allowed.length === 0) return true;
-  const address = plainAddress(ip);
-  const family = net.isIP(address);
+  const family = net.isIP(ip);
   if (!family) return false;
   const list = new net.BlockList();
   for (const entry of allowed) {
     const [base, bits] = entry.split('/');
     const type = net.isIP(base) === 6 ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(plainAddress(base), type);
+    if (bits === undefined) list.addAddress(base, type);
     else list.addSubnet(base, Number(bits), type);
   }
-  return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
 }

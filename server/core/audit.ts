@@ -1,5 +1,6 @@
 /** The audit trail. Every change through the API and every sign-in attempt is one row. */
 import type { Db } from '../db/index.js';
+import { namingFields } from '../../resources/audit_log.js';
 import { actorForLog, type Actor, type SystemActor } from './actor.js';
 import { now } from './time.js';
 
@@ -58,9 +59,14 @@ export async function audit(db: Db, origin: RequestOrigin, entry: AuditEntry): P
     .execute();
 }
 
-/** Only the fields an update changed, before and after. */
+/**
+ * The fields an update changed, before and after; with a change, also the field that names the
+ * record, the same on both sides (the log's sentence names it; its table of changes leaves it out).
+ */
 export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>) {
   const keys = Object.keys(after).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  const naming = namingFields.find((field) => typeof after[field] === 'string' && after[field] !== '');
+  if (keys.length > 0 && naming && !keys.includes(naming)) keys.push(naming);
   return {
     before: Object.fromEntries(keys.map((key) => [key, before[key]])),
     after: Object.fromEntries(keys.map((key) => [key, after[key]])),

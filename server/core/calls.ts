@@ -54,8 +54,10 @@ export interface CallSpec<S extends z.ZodType, A extends Auth = Auth> {
   reads?: boolean;
   /** false: a signed-in person only, never an API key (keys, sessions, passwords, second factors). */
   keys?: false;
-  /** A larger body than BODY_LIMIT_BYTES allows (an imported file), in bytes. */
+  /** A larger body than BODY_LIMIT_BYTES allows (an imported file), in bytes. The caller is let in before it is read. */
   bodyLimit?: number;
+  /** The body (or query) as sent, made into the input before anything checks it (a file's byte-order mark taken off). */
+  asSent?: (input: unknown) => unknown;
   handler: (input: z.output<S>, ctx: CallContext<A>) => Promise<unknown>;
 }
 
@@ -71,7 +73,18 @@ export class FileAnswer {
   ) {}
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who made the call, once its authentication has found out; the request line names them (core/logging.ts). */
+    actor: Actor | null;
+    /** The call's path, once it is known to be one of ours: the request line's route, without Fastify's routeOptions (an object made per read). */
+    callPath: string | null;
+  }
+}
+
 export function registerCalls(app: FastifyInstance, services: Services, specs: CallSpec<any, any>[], authenticators: Authenticators, keyAuthenticators: KeyAuthenticators = {}) {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('callPath', null);
   // A session token when one is sent; otherwise an API key of the area, if it takes them.
   const callerOf = (request: FastifyRequest, auth: SignedInAuth) => {
     const token = tokenOf(request);
@@ -81,22 +94,34 @@ export function registerCalls(app: FastifyInstance, services: Services, specs: C
     if (!byKey) throw noSession();
     return byKey(services, key, request.ip);
   };
+  // Who calls, and whether they may make this call: refused here, nothing of the call happens.
+  const admitted = async (spec: CallSpec<any, any>, request: FastifyRequest): Promise<Actor> => {
+    request.callPath = spec.path;
+    const auth: Auth = spec.auth;
+    const actor = auth === 'public' ? anonymous : await callerOf(request, auth);
+    request.actor = actor;
+    if ('apiKey' in actor && actor.apiKey) keyMayMake(spec, actor.apiKey.access);
+    if (actor.kind === 'customer' && spec.needsVerified !== false && !actor.isVerified) {
+      throw new AppError('notVerified', 'error.not_verified');
+    }
+    if (actor.kind === 'operator' && spec.roles && actor.role !== 'superadmin' && !spec.roles.includes(actor.role)) throw forbidden();
+    if (spec.allow && !spec.allow(actor)) throw forbidden();
+    return actor;
+  };
   for (const spec of specs) {
+    // An upload (a body larger than BODY_LIMIT_BYTES allows) is let in before its body is read:
+    // nobody may make the server read 30 MiB only to be told they are not signed in.
+    const admitsFirst = spec.bodyLimit !== undefined && spec.auth !== 'public';
     app.route({
       method: spec.method,
       url: spec.path,
       ...(spec.bodyLimit ? { bodyLimit: Math.max(spec.bodyLimit, services.config.bodyLimitBytes) } : {}),
+      ...(admitsFirst ? { onRequest: async (request: FastifyRequest) => void (await admitted(spec, request)) } : {}),
       handler: async (request, reply) => {
-        const auth: Auth = spec.auth;
-        const actor = auth === 'public' ? anonymous : await callerOf(request, auth);
-        if ('apiKey' in actor && actor.apiKey) keyMayMake(spec, actor.apiKey.access);
-        if (actor.kind === 'customer' && spec.needsVerified !== false && !actor.isVerified) {
-          throw new AppError('notVerified', 'error.not_verified');
-        }
-        if (actor.kind === 'operator' && spec.roles && actor.role !== 'superadmin' && !spec.roles.includes(actor.role)) throw forbidden();
-        if (spec.allow && !spec.allow(actor)) throw forbidden();
+        const actor = admitsFirst ? request.actor! : await admitted(spec, request);
         if (spec.method === 'GET' && (request.query as Record<symbol, unknown>)[malformedQuery]) throw new AppError('validation', 'error.bad_request');
-        const input = parseInput(spec.input, spec.method === 'GET' ? request.query : request.body);
+        const sent = spec.method === 'GET' ? request.query : request.body;
+        const input = parseInput(spec.input, spec.asSent ? spec.asSent(sent) : sent);
         const ctx: CallContext = {
           services,
           actor,

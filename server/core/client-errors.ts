@@ -35,7 +35,11 @@ export function asAppError(error: FastifyError): AppError | undefined {
 
 export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const known = asAppError(error);
-  if (known) return reply.status(known.status).send(envelopeOf(known));
+  if (known) {
+    // A client told to wait says for how long in the header HTTP clients and proxies read, too.
+    if (known.kind === 'rateLimited' && known.params?.retry_after !== undefined) reply.header('retry-after', String(known.params.retry_after));
+    return reply.status(known.status).send(envelopeOf(known));
+  }
   request.log.error({ err: error }, 'unexpected error');
   const internal = new AppError('internal', 'error.internal');
   return reply.status(internal.status).send(envelopeOf(internal));

@@ -4,6 +4,7 @@
  * offers every one, with its help in both languages.
  */
 import type { Config } from '../config.js';
+import type { Services } from './services.js';
 
 export type CommandLocale = 'en' | 'zh';
 
@@ -22,6 +23,17 @@ export interface CommandContext {
   say(words: Words | string): void;
   /** A line on standard error. */
   warn(words: Words | string): void;
+  /**
+   * Maildesk started as npm start starts it, without its job workers, for a command that runs
+   * use cases (their jobs, mail, files). Given by the command line, which sits above the app:
+   * a capability's command cannot import the start-up that imports the capabilities.
+   */
+  startMaildesk(): Promise<RunningMaildesk>;
+}
+
+export interface RunningMaildesk {
+  services: Services;
+  close(): Promise<void>;
 }
 
 export interface Command {

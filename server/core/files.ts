@@ -3,24 +3,10 @@
  * stored later): rows of the database by default, or an S3-compatible bucket when S3_BUCKET is
  * set. A file is written once under a new key and never changed; its record names the key.
  */
-import crypto from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
+import type { FileStore } from './file-store.js';
 import { now } from './time.js';
-
-export interface FileStore {
-  kind: 'database' | 's3';
-  /** Keeps `data` under `key`; a key already kept is left as it is (moving files may run twice). */
-  put(key: string, data: Buffer): Promise<void>;
-  /** The file, or undefined when there is none under this key. */
-  get(key: string): Promise<Buffer | undefined>;
-  has(key: string): Promise<boolean>;
-  /** A file already gone is fine (removal may run twice). */
-  remove(keys: string[]): Promise<void>;
-}
-
-/** A new key: 32 random hex digits, the shape ticket attachments' stored names always had. */
-export const newFileKey = () => crypto.randomBytes(16).toString('hex');
 
 export function databaseFileStore(db: Db): FileStore {
   return {

@@ -27,6 +27,18 @@ export interface JobSpec<P> {
   retryLimit?: number;
   /** Wait before the first retry, in seconds (default 10); each further retry waits twice as long. */
   retryDelaySeconds?: number;
+  /**
+   * 'long': work that may hold a worker for long (a mail copy's slice: up to 30 s of copying, or
+   * 20 s waiting on a silent server). Long jobs run in a lane of their own, several at once
+   * (MAIL_COPY_WORKERS), so they never stand in front of the mail people wait for.
+   */
+  lane?: 'long';
+  /**
+   * A long job's owner (the customer): at most MAIL_COPY_PER_CUSTOMER of one owner's long jobs run at
+   * once, and a free worker takes the job of the owner with the fewest running, so that one
+   * customer's thousand copies do not hold the lane for everyone else.
+   */
+  ownerOf?(payload: P): string | number | undefined;
 }
 
 export function defineJob<P>(spec: JobSpec<P>): JobSpec<P> {
@@ -38,6 +50,8 @@ export interface ScheduleSpec {
   /** Five fields, UTC: minute hour day-of-month month day-of-week. */
   cron: string;
   handler(ctx: JobContext): Promise<void>;
+  /** 'long': a run that may take minutes (the DNS watch) runs in the lane of long jobs (JobSpec.lane). */
+  lane?: 'long';
 }
 
 /** A task that runs once per period of its cron expression, across all instances. */

@@ -76,8 +76,10 @@ export function openApiDocument(calls: CallSpec<any>[], version: string) {
         "mailbox owners' tokens (POST /api/mail/login/login) on /api/mail; a token of one area is no session in another. " +
         'Scripts may instead send an API key as `Authorization: Bearer <key>` (security scheme ApiKey): customers make keys for /api/admin (POST /api/admin/api_key/create), operators for /api/manage; ' +
         'a key acts with the rights of the login that made it, only in its area; a read-only key makes only the calls marked x-api-key "read", a read-write one also those marked "write", and none marked "never" ' +
-        '(keys, sessions, passwords, second factors). An unknown, revoked or expired key answers 20000 (error.api_key), a key used from an address it does not allow 40300 (error.api_key_source). ' +
-        'List calls take page, page_size (≤ 100), sort, order (asc|desc), filter (object, or JSON in a query string) and q, and answer {list, total, page, page_size}.',
+        '(keys, sessions, passwords, second factors). An unknown, revoked or expired key answers 20000 (error.api_key), a key used from an address it does not allow 40300 (error.api_key_source), ' +
+        'a key past its calls a minute (the API_KEY_RATE_LIMIT setting) 42900 (error.api_key_rate_limited) with Retry-After. ' +
+        'Lists of records take page, page_size (≤ 100), sort, order (asc|desc), filter (object, or JSON in a query string) and q (a text searched in the fields the record declares searchable), and answer {list, total, page, page_size}; ' +
+        'the products on sale take page, page_size, kind and q; the few other lists of their own (sessions, import runs, jobs, a domain\'s DNS history) take the parameters their schema names.',
     },
     components: {
       securitySchemes: {

@@ -35,9 +35,16 @@ parentPort.on('message', ({ id, op, args }) => {
 `;
 
 interface Job {
+  op: 'hash' | 'verify';
+  args: unknown[];
+  /** Tries left after a worker's death: its jobs go to another worker, never answered as a wrong password. */
+  retries: number;
   resolve(value: any): void;
   reject(error: Error): void;
 }
+
+/** What argon2 itself refused (a malformed hash, say), as against a worker that died under the job. */
+export class PasswordSchemeError extends Error {}
 interface PasswordWorker {
   worker: Worker;
   jobs: Map<number, Job>;
@@ -58,13 +65,18 @@ function startWorker(): PasswordWorker {
     entry.jobs.delete(id);
     if (entry.jobs.size === 0) worker.unref();
     if (error === undefined) job.resolve(result);
-    else job.reject(new Error(error));
+    else job.reject(new PasswordSchemeError(error));
   });
   const fail = (error: Error) => {
     const at = workers.indexOf(entry);
     if (at >= 0) workers.splice(at, 1);
-    for (const job of entry.jobs.values()) job.reject(error);
+    const orphans = [...entry.jobs.values()];
     entry.jobs.clear();
+    if (orphans.length) console.error(`A password worker stopped (${error.message}); its ${orphans.length} job(s) go to another.`);
+    for (const job of orphans) {
+      if (job.retries > 0) submit({ ...job, retries: job.retries - 1 });
+      else job.reject(error);
+    }
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`password worker exited (${code})`)));
@@ -72,17 +84,19 @@ function startWorker(): PasswordWorker {
   return entry;
 }
 
-function run<T>(op: 'hash' | 'verify', args: unknown[]): Promise<T> {
+function submit(job: Job) {
   // The least busy worker, or a new one while every worker is busy and there are fewer than cores.
   let target = workers.reduce<PasswordWorker | undefined>((best, w) => (best && best.jobs.size <= w.jobs.size ? best : w), undefined);
   if (!target || (target.jobs.size > 0 && workers.length < poolSize)) target = startWorker();
   const { worker, jobs } = target;
   const id = ++lastId;
-  return new Promise<T>((resolve, reject) => {
-    jobs.set(id, { resolve, reject });
-    if (jobs.size === 1) worker.ref();
-    worker.postMessage({ id, op, args });
-  });
+  jobs.set(id, job);
+  if (jobs.size === 1) worker.ref();
+  worker.postMessage({ id, op: job.op, args: job.args });
+}
+
+function run<T>(op: 'hash' | 'verify', args: unknown[]): Promise<T> {
+  return new Promise<T>((resolve, reject) => submit({ op, args, retries: 2, resolve, reject }));
 }
 
 export const hashOnWorker = (password: string, options: object) => run<string>('hash', [password, options]);

@@ -1,6 +1,6 @@
 /**
  * Fixed-window rate limits for code and reset calls and the contact form, per account and
- * per IP, and the sign-in throttle (see signInPolicy). In memory by default; in Redis when
+ * per IP, for API keys (per key, API_KEY_RATE_LIMIT), and the sign-in throttle (see signInPolicy). In memory by default; in Redis when
  * REDIS_URL is set, so that several instances share the counts.
  */
 import { AppError } from './errors.js';
@@ -20,6 +20,10 @@ export const limits = {
   guestMessagePerIp: { max: 5, windowSeconds: 60 * 60 },
   // Team-member invitations: each one mails an address the customer names.
   invitationSendPerCustomer: { max: 100, windowSeconds: 60 * 60 },
+  // Passkey sign-in (with or without a password first): each options call stores a challenge,
+  // each try checks a signature. As many as the code checks of one address.
+  passkeyOptionsPerIp: { max: 50, windowSeconds: 15 * 60 },
+  passkeySignInPerIp: { max: 50, windowSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
 export interface CounterStore {
@@ -89,7 +93,7 @@ export const signInPolicy = {
 export const growingDelay = (n: number) => Math.min(2 ** Math.min(n - 1, 20), signInPolicy.maxDelaySeconds);
 
 type LimitName = keyof typeof limits;
-const refusal = (retryAfter: number) => new AppError('rateLimited', 'error.rate_limited', { retry_after: retryAfter });
+const refusal = (retryAfter: number) => new AppError('rateLimited', 'error.rate_limited', { retry_after: retryAfter, smart_count: retryAfter });
 
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
@@ -100,6 +104,15 @@ export class RateLimiter {
       const { count, resetInSeconds } = await this.store.increment(`${name}:${key}`, limits[name].windowSeconds);
       if (count > limits[name].max) throw refusal(resetInSeconds);
     }
+  }
+
+  /**
+   * Counts one call against a limit a setting gives (not one of `limits`), under `name` and `key`;
+   * past it refuses with `message`, which gets the limit and the seconds to wait.
+   */
+  async hitSetting(name: string, key: string, limit: Limit, message: string): Promise<void> {
+    const { count, resetInSeconds } = await this.store.increment(`${name}:${key}`, limit.windowSeconds);
+    if (count > limit.max) throw new AppError('rateLimited', message, { limit: limit.max, retry_after: resetInSeconds, smart_count: resetInSeconds });
   }
 
   /**

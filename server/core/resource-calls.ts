@@ -116,6 +116,8 @@ export function resourceCalls(resource: ResourceDeclaration, behaviour: Resource
         defineCall({
           ...baseOf(name, access),
           method: own.method ?? (name === 'get' ? 'GET' : name === 'list' && config.listVia === 'query' ? 'GET' : 'POST'),
+          // A list of its own (the ticket queue) changes nothing, as the derived one: read-only keys make it.
+          reads: name === 'list' || undefined,
           summary: withNotes(summary, config.notes?.[name as Operation]),
           input: typeof own.input === 'function' ? own.input(area) : own.input,
           handler: (input, ctx) => own.handler(input, ctx, area),

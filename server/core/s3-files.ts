@@ -1,7 +1,7 @@
 /** The file store on an S3-compatible bucket (AWS S3, MinIO, Ceph, Garage, …), with AWS's own client. */
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config.js';
-import type { FileStore } from './files.js';
+import type { FileStore } from './file-store.js';
 
 export function s3FileStore(settings: S3Settings): FileStore {
   const client = new S3Client({

@@ -9,7 +9,6 @@
  * style-src keeps 'unsafe-inline'. Injected CSS cannot run code, and with img-src, font-src
  * and connect-src limited to our own origin it cannot send anything elsewhere either.
  */
-import type { FastifyInstance } from 'fastify';
 import { baseHeaders } from './client-errors.js';
 
 export const contentSecurityPolicy = [
@@ -32,7 +31,12 @@ export const contentSecurityPolicy = [
  */
 export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
 
-export function securityHeaders(app: FastifyInstance, publicUrl: string) {
+/**
+ * The headers of an answer to a URL. Set as a request comes in (one hook with the request id,
+ * server/app.ts), so that a call which sets its own (a downloaded file's sandboxing policy or
+ * caching) replaces them, and the answer needs no hook on its way out.
+ */
+export function securityHeadersOf(publicUrl: string): (url: string) => Record<string, string> {
   // Browsers ignore HSTS over plain HTTP; only an https PUBLIC_URL makes it meaningful.
   const transport: Record<string, string> = publicUrl.startsWith('https://') ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {};
   const pageAnswer: Record<string, string> = {
@@ -53,14 +57,5 @@ export function securityHeaders(app: FastifyInstance, publicUrl: string) {
     'cache-control': baseHeaders['cache-control'],
     ...transport,
   };
-  const apiHeaders = Object.entries(apiAnswer);
-  // A callback hook, not an async one: it runs on every answer, and a promise per answer costs.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.url.startsWith('/api/')) reply.headers(pageAnswer);
-    // A call that sets its own policy (a downloaded file: sandboxed) keeps its headers; the others are added.
-    else if (reply.hasHeader('content-security-policy')) {
-      for (const [name, value] of apiHeaders) if (!reply.hasHeader(name)) reply.header(name, value);
-    } else reply.headers(apiAnswer);
-    done(null, payload);
-  });
+  return (url) => (url.startsWith('/api/') ? apiAnswer : pageAnswer);
 }

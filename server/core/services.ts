@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Db, Dialect } from '../db/index.js';
-import type { FileStore } from './files.js';
+import type { FileStore } from './file-store.js';
 import type { Mailer } from './mailer.js';
 import type { Jobs } from './queue.js';
 import type { RateLimiter } from './rate-limit.js';

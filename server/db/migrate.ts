@@ -27,6 +27,9 @@ import { imports } from './migrations/0024_imports.js';
 import { mailCopy } from './migrations/0025_mail_copy.js';
 import { reports } from './migrations/0026_reports.js';
 import { domainHealth } from './migrations/0027_domain_health.js';
+import { searchEveryList } from './migrations/0028_search_every_list.js';
+import { refusalDetailParams } from './migrations/0029_refusal_detail_params.js';
+import { allowedSendersInSieve } from './migrations/0030_allowed_senders_in_sieve.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -58,6 +61,9 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0025_mail_copy': mailCopy(dialect),
     '0026_reports': reports(dialect),
     '0027_domain_health': domainHealth(dialect),
+    '0028_search_every_list': searchEveryList(dialect),
+    '0029_refusal_detail_params': refusalDetailParams(),
+    '0030_allowed_senders_in_sieve': allowedSendersInSieve(dialect),
   };
 }
 

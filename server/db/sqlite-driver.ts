@@ -110,7 +110,10 @@ class ReadWriteDriver implements Driver {
   async beginTransaction(connection: Connection) {
     await this.writerLock.lock();
     try {
-      run(this.writer('begin'), CompiledQuery.raw('begin'));
+      // IMMEDIATE: the write lock from the start. A deferred BEGIN reads a snapshot first, and its
+      // first write then fails at once (SQLITE_BUSY, no busy wait) if Dovecot wrote quota usage
+      // into the file meanwhile; this way Dovecot waits for the transaction instead.
+      run(this.writer('begin immediate'), CompiledQuery.raw('begin immediate'));
     } catch (error) {
       this.writerLock.unlock();
       throw error;

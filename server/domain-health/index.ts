@@ -24,6 +24,8 @@ export const domainHealth = defineCapability({
     defineSchedule({
       name: 'domain-health.watch',
       cron: '*/5 * * * *',
+      // Up to four minutes of DNS lookups: in the lane of long jobs, never in front of outgoing mail.
+      lane: 'long',
       handler: async ({ services, stopping }) => {
         await watchDueDomains(services, undefined, stopping);
       },

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../core/services.js';
-import { mailHostnameProblem, mtaStsOf } from '../mail/dns-records.js';
+import { mtaStsOf } from '../mail/dns-records.js';
+import { mailHostnameProblem } from '../mail/mail-hostname.js';
 
 const nothingHere = (reply: FastifyReply) => reply.status(404).type('text/plain').send('Not Found');
 

@@ -138,10 +138,13 @@ export async function checkAgainstHere(db: Db, items: ImportItem[], lineOf?: (it
 export async function capacityShortfalls(db: Db, create: ImportItem[]) {
   const wanted = new Map<number, number>();
   for (const item of create) if (item.kind === 'mailbox') wanted.set(item.owner_id, (wanted.get(item.owner_id) ?? 0) + item.quota);
-  const out: { customer_id: number; shortfall: number }[] = [];
+  const out: ImportReport['capacity'] = [];
   for (const [owner, quota] of wanted) {
     const allocation = allocationFrom(await db.selectNoFrom(allocationReads(db, owner)).executeTakeFirst());
-    if (quota > allocation.available) out.push({ customer_id: owner, shortfall: quota - allocation.available });
+    if (quota <= allocation.available) continue;
+    // Named as people know the customer (their address and name), not by a number.
+    const customer = await db.selectFrom('user').select(['email', 'username']).where('id', '=', owner).executeTakeFirst();
+    out.push({ customer_id: owner, customer_email: customer?.email ?? '', customer_name: customer?.username ?? '', shortfall: quota - allocation.available });
   }
   return out;
 }

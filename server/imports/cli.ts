@@ -6,10 +6,8 @@
  */
 import { messageText } from '../../resources/messages.js';
 import { systemOrigin } from '../core/audit.js';
-import { defineCommand } from '../core/command.js';
+import { defineCommand, type RunningMaildesk } from '../core/command.js';
 import type { Services } from '../core/services.js';
-import { loadConfig, type Config } from '../config.js';
-import { startMaildesk } from '../start.js';
 import type { DomainChoice } from './postfixadmin-plan.js';
 import { dryRunPostfixAdmin, startPostfixAdminImport } from './postfixadmin-import.js';
 import { findRunById, work } from './runs.js';
@@ -55,11 +53,13 @@ async function choicesOf(services: Services, maps: { domain: string; customer: s
 }
 
 /**
- * The CLI's entry: argv after `maildesk` (`import postfixadmin --source … --map …`). Uses the
- * given services, or opens Maildesk's database from the environment as `npm start` would.
- * Answers the process's exit code.
+ * The CLI's entry: argv after `maildesk` (`import postfixadmin --source … --map …`), on
+ * Maildesk started by the command line as `npm start` starts it. Answers the process's exit code.
  */
-export async function runPostfixAdminImportFromCli(argv: string[], options: { services?: Services; config?: Config; print?: (line: string) => void; locale?: 'en' | 'zh' } = {}): Promise<number> {
+export async function runPostfixAdminImportFromCli(
+  argv: string[],
+  options: { startMaildesk: () => Promise<RunningMaildesk>; print?: (line: string) => void; locale?: 'en' | 'zh' },
+): Promise<number> {
   const print = options.print ?? ((line: string) => console.log(line));
   let parsed: ReturnType<typeof parseCliArguments>;
   try {
@@ -68,8 +68,8 @@ export async function runPostfixAdminImportFromCli(argv: string[], options: { se
     print(String(error instanceof Error ? error.message : error));
     return 2;
   }
-  const maildesk = options.services ? undefined : await startMaildesk(options.config ?? loadConfig(), { deferJobs: true });
-  const services = options.services ?? maildesk!.services;
+  const maildesk = await options.startMaildesk();
+  const { services } = maildesk;
   try {
     const choices = await choicesOf(services, parsed.maps);
     if (parsed.dryRun) {
@@ -89,7 +89,7 @@ export async function runPostfixAdminImportFromCli(argv: string[], options: { se
     print(`${options.locale === 'zh' ? '导入失败：' : 'import failed: '}${why}`);
     return 1;
   } finally {
-    await maildesk?.close();
+    await maildesk.close();
   }
 }
 
@@ -105,5 +105,5 @@ export const importCommand = defineCommand({
     en: 'URL: mysql://user:password@host/postfixadmin or postgres://…. CUSTOMER: a customer\'s id or e-mail. --dry-run prints what would be created and every conflict, and changes nothing; a second import changes nothing.',
     zh: 'URL：mysql://用户:密码@主机/postfixadmin 或 postgres://…。CUSTOMER：客户的编号或邮箱。--dry-run 只列出将创建的内容和所有冲突，不做任何更改；重复导入不会改变任何内容。',
   },
-  run: (args, ctx) => runPostfixAdminImportFromCli(args, { config: ctx.config, print: (line) => ctx.say(line), locale: ctx.locale }),
+  run: (args, ctx) => runPostfixAdminImportFromCli(args, { startMaildesk: ctx.startMaildesk, print: (line) => ctx.say(line), locale: ctx.locale }),
 });

@@ -2,15 +2,23 @@
  * The CSV files the import reads: the template (the header and an example of each kind of row),
  * and the export of the caller's domains, mailboxes and aliases in the same columns, so that an
  * export imports again. Operators' exports carry the password hashes; customers' never do. No byte
- * order mark: the API refuses invisible characters in any text (the web app drops one a
- * spreadsheet saved).
+ * order mark: the API refuses invisible characters in any text, but for the mark a spreadsheet
+ * puts at the start of a file it saves, which the import calls take off (import-calls.ts).
  */
 import { stringify } from 'csv-stringify/sync';
 import { FileAnswer, type CallContext } from '../core/calls.js';
 import { csvColumns, type CsvRecord } from './csv-rows.js';
 
+/**
+ * A mailbox name (the one free text of a row) that a spreadsheet would run as a formula (=, +, -,
+ * @, tab or carriage return first: `=HYPERLINK(…)`) goes out behind an apostrophe, which
+ * spreadsheets show as text; the import takes the apostrophe off again (csv-rows.ts), so an export
+ * still imports as it was. Addresses are checked mail syntax (a catch-all's `@example.org` stays).
+ */
+const asSpreadsheetText = (value: string, context: { column?: string | number }) => (context.column === 'name' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
 const file = (name: string, rows: CsvRecord[]) =>
-  new FileAnswer(Buffer.from(stringify(rows, { header: true, columns: [...csvColumns] })), {
+  new FileAnswer(Buffer.from(stringify(rows, { header: true, columns: [...csvColumns], cast: { string: asSpreadsheetText } })), {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${name}"`,
     'cache-control': 'private, no-store',

@@ -57,8 +57,8 @@ export async function checkCsv(ctx: CallContext, area: Area, text: string) {
     if (row.type === 'mailbox') {
       const allocation = allocations.get(domain.owner_id)!;
       const quota = row.quota ?? allocation.storage_max;
-      if (area === 'admin' && quota > allocation.storage_max) fail(row.line, 'quota', 'validation.quota_above_storage_max', { max: allocation.storage_max });
-      else if (area === 'admin' && domain.max_quota > 0 && quota > domain.max_quota) fail(row.line, 'quota', 'validation.quota_above_domain_max', { max: domain.max_quota });
+      if (area === 'admin' && quota > allocation.storage_max) fail(row.line, 'quota', 'validation.quota_above_storage_max', { max: allocation.storage_max, max_text: formatBytes(allocation.storage_max) });
+      else if (area === 'admin' && domain.max_quota > 0 && quota > domain.max_quota) fail(row.line, 'quota', 'validation.quota_above_domain_max', { max: domain.max_quota, max_text: formatBytes(domain.max_quota) });
       item = { kind: 'mailbox', address: row.address, owner_id: domain.owner_id, name: row.name, password_hash: row.password_hash ?? '', ...(row.password ? { password: row.password } : {}), quota, active: row.active };
     } else {
       item = { kind: 'alias', address: row.address, owner_id: domain.owner_id, goto: row.goto, active: row.active };
@@ -98,7 +98,7 @@ async function customerLimits(
       }
       const next = counted.get(key)! + 1;
       counted.set(key, next);
-      if (next === limit + 1) fail(line, 'address', item.kind === 'mailbox' ? 'error.mailbox_limit' : 'error.alias_limit', { limit, domain: domain.name });
+      if (next === limit + 1) fail(line, 'address', item.kind === 'mailbox' ? 'error.mailbox_limit' : 'error.alias_limit', { limit, smart_count: limit, domain: domain.name });
     }
     if (item.kind === 'mailbox') {
       const allocation = allocations.get(item.owner_id)!;

@@ -8,7 +8,7 @@ import { MAX_QUOTA_BYTES, MiB } from '../../resources/define.js';
 import { localPartPattern } from '../../resources/mailbox.js';
 import { AppError } from '../core/errors.js';
 import { asciiDomain } from '../mail/names.js';
-import { normaliseHash } from './hashes.js';
+import { clearText, normaliseHash } from './hashes.js';
 import type { ImportItem } from './items.js';
 
 export const csvColumns = ['type', 'address', 'name', 'password', 'password_hash', 'quota', 'active', 'destinations'] as const;
@@ -71,7 +71,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
   }
   const errors: CsvError[] = [];
   if (records.length === 0) return { rows: [], errors: [{ line: 1, column: '', message: 'validation.csv_empty' }] };
-  if (records.length > MAX_CSV_ROWS) return { rows: [], errors: [{ line: 1, column: '', message: 'validation.csv_too_many_rows', params: { max: MAX_CSV_ROWS } }] };
+  if (records.length > MAX_CSV_ROWS) return { rows: [], errors: [{ line: 1, column: '', message: 'validation.csv_too_many_rows', params: { max: MAX_CSV_ROWS, smart_count: MAX_CSV_ROWS } }] };
   const header = Object.keys(records[0].record);
   for (const name of header) if (!(csvColumns as readonly string[]).includes(name)) errors.push({ line: 1, column: '', message: 'validation.csv_unknown_column', params: { column: name } });
   for (const needed of ['type', 'address'] as const) if (!header.includes(needed)) errors.push({ line: 1, column: needed, message: 'validation.csv_missing_column', params: { column: needed } });
@@ -108,17 +108,19 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
         continue;
       }
       if (duplicate(parsed)) continue;
-      const name = r.name ?? '';
-      if (name.length > 128) fail('name', 'validation.too_long', { max: 128 });
+      // As the export wrote a name a spreadsheet would run as a formula (csv-export.ts).
+      const name = (r.name ?? '').replace(/^'(?=[=+\-@\t\r])/, '');
+      if (name.length > 128) fail('name', 'validation.too_long', { max: 128, smart_count: 128 });
       const password = r.password ?? '';
       const given = r.password_hash ?? '';
       let password_hash: string | undefined;
       if (password && given) fail('password', 'validation.csv_password_or_hash');
       else if (!password && !given) fail('password', 'validation.csv_password_or_hash');
-      else if (password && (password.length < 8 || password.length > 128)) fail('password', 'validation.csv_password_length', { min: 8, max: 128 });
+      else if (password && (password.length < 8 || password.length > 128)) fail('password', 'validation.csv_password_length', { min: 8, max: 128, smart_count: 128 });
       else if (given) {
         password_hash = normaliseHash(given);
-        if (!password_hash) fail('password_hash', 'validation.csv_hash_scheme');
+        if (clearText.test(given.trim())) fail('password_hash', 'validation.csv_hash_clear_text');
+        else if (!password_hash) fail('password_hash', 'validation.csv_hash_scheme');
       }
       let quota: number | undefined;
       if (r.quota) {
@@ -138,7 +140,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
       if (duplicate(ascii)) continue;
       const targets = [...new Set((r.destinations ?? '').split(/[\s,;]+/).filter(Boolean).map((t) => t.toLowerCase()))];
       if (targets.length === 0) fail('destinations', 'validation.required');
-      else if (targets.length > 100) fail('destinations', 'validation.too_many', { max: 100 });
+      else if (targets.length > 100) fail('destinations', 'validation.too_many', { max: 100, smart_count: 100 });
       const bad = targets.find((t) => !mailAddress(t));
       if (bad) fail('destinations', 'validation.invalid_destination', { address: bad });
       push({ line, type, address: ascii, domain, goto: targets.map((t) => mailAddress(t) ?? t).join(','), active: active ?? true });
@@ -152,7 +154,7 @@ export function readCsv(text: string): { rows: CsvRow[]; errors: CsvError[] } {
 /** The errors as the API refuses a file with them: 40000, each keyed "line:column". */
 export function csvRefusal(errors: CsvError[]): AppError {
   const fields = Object.fromEntries(errors.slice(0, 200).map((e) => [`${e.line}:${e.column}`, { message: e.message, ...(e.params ? { params: e.params } : {}) }]));
-  return new AppError('validation', 'error.csv_invalid', { count: errors.length }, fields);
+  return new AppError('validation', 'error.csv_invalid', { count: errors.length, smart_count: errors.length }, fields);
 }
 
 export type { ImportItem };

@@ -6,11 +6,16 @@
  */
 import { PREFERRED_SCHEME, schemeOf } from '../mail/password-schemes.js';
 
-/** Schemes password-schemes.ts verifies (as Dovecot does). */
+/**
+ * Schemes password-schemes.ts verifies (as Dovecot does) that are hashes: never Dovecot's clear-text
+ * `{PLAIN}`, `{CLEAR}` and `{CLEARTEXT}`, which would keep a password readable in the database (a
+ * clear password belongs in a CSV file's password column, and is hashed on import).
+ */
 const verifiable = new Set([
   'ARGON2ID', 'ARGON2I', 'CRYPT', 'SHA512-CRYPT', 'SHA256-CRYPT', 'MD5-CRYPT', 'BLF-CRYPT',
-  'SSHA512', 'SSHA256', 'SSHA', 'SMD5', 'SHA512', 'SHA256', 'SHA', 'SHA1', 'PLAIN-MD5', 'LDAP-MD5', 'PLAIN', 'CLEAR', 'CLEARTEXT',
+  'SSHA512', 'SSHA256', 'SSHA', 'SMD5', 'SHA512', 'SHA256', 'SHA', 'SHA1', 'PLAIN-MD5', 'LDAP-MD5',
 ]);
+export const clearText = /^\{(PLAIN|CLEAR|CLEARTEXT)(\.[A-Z0-9]+)?\}/i;
 
 /** The stored form of an old hash, or undefined when no scheme we verify is recognised. */
 export function normaliseHash(stored: string): string | undefined {

@@ -17,6 +17,14 @@ const CSV_BODY_LIMIT = 32 * 1024 * 1024;
 // Strict: a body that is more than the file (a client's mistake) is refused, not ignored.
 const csvInput = z.strictObject({ csv: z.string().min(1).max(CSV_BODY_LIMIT) });
 const idInput = z.object({ id: idSchema });
+/**
+ * A file saved as "CSV UTF-8" (Excel, LibreOffice) begins with a byte-order mark: a mark of the
+ * file, not text in it, taken off before the text is checked (elsewhere the character is refused).
+ */
+const withoutByteOrderMark = (body: unknown) => {
+  const csv = (body as { csv?: unknown } | null)?.csv;
+  return typeof csv === 'string' && csv.startsWith('\uFEFF') ? { ...(body as object), csv: csv.slice(1) } : body;
+};
 
 const summaries = {
   inspect: 'Reads a PostfixAdmin 3.x database (source: mysql://, mariadb:// or postgres:// connection string of a read-only user) and answers its domains with how many mailboxes and aliases each holds, to choose a customer for each. The source and its password are kept nowhere.',
@@ -40,8 +48,8 @@ function csvCalls(area: 'admin' | 'manage'): CallSpec<any, any>[] {
   const ownerOf = (actor: { kind: string; customerId?: number }) => (actor.kind === 'customer' ? actor.customerId! : null);
   return [
     defineCall({ method: 'GET', path: `/api/${area}/imports/csv_template`, auth, tag, ...read, summary: summaries.csvTemplate, input: z.object({}), handler: async () => csvTemplate() }),
-    defineCall({ method: 'POST', path: `/api/${area}/imports/csv_dry_run`, auth, tag, ...write, reads: true, bodyLimit: CSV_BODY_LIMIT, summary: summaries.csvDryRun, input: csvInput, handler: ({ csv }, ctx) => dryRunCsv(ctx, area, csv) }),
-    defineCall({ method: 'POST', path: `/api/${area}/imports/csv_start`, auth, tag, ...write, bodyLimit: CSV_BODY_LIMIT, summary: summaries.csvStart, input: csvInput, handler: ({ csv }, ctx) => startCsvImport(ctx, area, csv) }),
+    defineCall({ method: 'POST', path: `/api/${area}/imports/csv_dry_run`, auth, tag, ...write, reads: true, bodyLimit: CSV_BODY_LIMIT, asSent: withoutByteOrderMark, summary: summaries.csvDryRun, input: csvInput, handler: ({ csv }, ctx) => dryRunCsv(ctx, area, csv) }),
+    defineCall({ method: 'POST', path: `/api/${area}/imports/csv_start`, auth, tag, ...write, bodyLimit: CSV_BODY_LIMIT, asSent: withoutByteOrderMark, summary: summaries.csvStart, input: csvInput, handler: ({ csv }, ctx) => startCsvImport(ctx, area, csv) }),
     defineCall({
       method: 'GET',
       path: `/api/${area}/imports/csv_export`,

@@ -40,7 +40,8 @@ export interface ImportReport {
   conflicts: Conflict[];
   not_carried: NotCarried[];
   /** Customers whose mailbox quotas would exceed their storage capacity (bytes short). */
-  capacity: { customer_id: number; shortfall: number }[];
+  /** Customers whose quotas would exceed their storage, with their address and name for the screen. */
+  capacity: { customer_id: number; customer_email: string; customer_name: string; shortfall: number }[];
   /** Per source domain: where it goes and what it holds (PostfixAdmin). */
   domains?: { name: string; customer_id: number | null; action: 'create' | 'exists' | 'conflict' | 'skipped'; mailboxes: number; aliases: number }[];
   /** Weak hashes this import brings, by scheme. */

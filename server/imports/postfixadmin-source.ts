@@ -4,7 +4,14 @@
  * the installation's table prefix, found among the database's tables), only the columns this
  * import carries. The connection string's password is used for this read and
  * kept nowhere; a source that cannot be read is the caller's error (4xxxx), never a 500.
+ *
+ * Only what an import needs is taken from the connection string: scheme, user, password, host,
+ * port, database, and `sslmode` and our `table_prefix`. Anything else the drivers would honour
+ * (`?socketPath=` and `?host=` reach unix sockets, `?sslrootcert=` reads a file of the panel's
+ * machine, …) is refused, and the drivers get settings, never the string. What goes wrong is told
+ * in a few words of ours (wrong password, cannot connect, no such database), not the driver's.
  */
+import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { AppError } from '../core/errors.js';
@@ -75,29 +82,77 @@ export function describeSource(url: string): string {
 const sourceError = (message: string, params: Record<string, unknown>) => new AppError('validation', message, params, { source: { message, params } });
 const unreadable = (reason: string) => sourceError('error.import_source_unreadable', { reason });
 
-/** The connection string without `table_prefix`, which is ours, not the driver's. */
-function splitSource(url: string): { connect: string; prefix?: string } {
-  try {
-    const parsed = new URL(url);
-    const prefix = parsed.searchParams.get('table_prefix') ?? undefined;
-    if (prefix !== undefined && !/^\w{0,64}$/.test(prefix)) throw sourceError('error.import_source_prefix_missing', { prefix });
-    parsed.searchParams.delete('table_prefix');
-    return { connect: parsed.toString(), prefix };
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    return { connect: url };
-  }
+/** TLS to the old database: none (the drivers' default), encrypted, or encrypted to a certificate the system trusts for the host. */
+const sslModes = ['disable', 'require', 'verify-full'] as const;
+
+/** What an import connects with: nothing else of the connection string reaches a driver. */
+export interface SourceSettings {
+  kind: 'mysql' | 'postgres';
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  sslmode: (typeof sslModes)[number];
+  prefix?: string;
 }
 
-/** The driver's words, without anything of the connection string in them. */
-const reasonOf = (error: unknown, url: string) => {
-  const text = error instanceof Error ? error.message : String(error);
-  let password = '';
+/** A host name or an IP address: not a socket's path, not empty. */
+const hostPattern = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*)$/i;
+
+/** The connection string's parts an import needs, or a translated refusal naming what is wrong. */
+export function parseSource(url: string): SourceSettings {
+  const kind = sourceKind(url);
+  if (!kind) throw unreadable('mysql://, mariadb:// or postgres://');
+  let parsed: URL;
   try {
-    password = decodeURIComponent(new URL(url).password);
-  } catch {}
-  return (password ? text.split(password).join('***') : text).slice(0, 300);
-};
+    parsed = new URL(url);
+  } catch {
+    throw sourceError('error.import_source_invalid', {});
+  }
+  const host = parsed.hostname;
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!host || !hostPattern.test(host)) throw sourceError('error.import_source_invalid', {});
+  if (!database || database.includes('/')) throw sourceError('error.import_source_invalid', {});
+  if (parsed.hash) throw sourceError('error.import_source_option', { option: '#' });
+  for (const name of new Set(parsed.searchParams.keys())) {
+    if (name !== 'table_prefix' && name !== 'sslmode') throw sourceError('error.import_source_option', { option: name.slice(0, 40) });
+    if (parsed.searchParams.getAll(name).length > 1) throw sourceError('error.import_source_option', { option: name });
+  }
+  const prefix = parsed.searchParams.get('table_prefix') ?? undefined;
+  if (prefix !== undefined && !/^\w{0,64}$/.test(prefix)) throw sourceError('error.import_source_prefix_missing', { prefix });
+  const sslmode = parsed.searchParams.get('sslmode') ?? 'disable';
+  if (!(sslModes as readonly string[]).includes(sslmode)) throw sourceError('error.import_source_option', { option: `sslmode=${sslmode.slice(0, 20)}` });
+  return {
+    kind,
+    host: host.replace(/^\[|\]$/g, ''),
+    port: parsed.port ? Number(parsed.port) : kind === 'mysql' ? 3306 : 5432,
+    user: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    database,
+    sslmode: sslmode as SourceSettings['sslmode'],
+    prefix,
+  };
+}
+
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'PROTOCOL_CONNECTION_LOST', 'HANDSHAKE_SSL_ERROR', 'HANDSHAKE_NO_SSL_SUPPORT']);
+
+/**
+ * A driver's failure in our words: a refused login (PostgreSQL 28P01/28000, MySQL 1045/1044), a
+ * database that is not there (3D000, 1049), a server not reached; anything else by its code
+ * alone (SQLSTATE or MySQL's name), never the driver's text, which may quote the server or the
+ * panel's files.
+ */
+function failureOf(error: unknown): AppError {
+  const e = error as { code?: string | number; errno?: number; message?: string };
+  const code = String(e?.code ?? '');
+  if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return sourceError('error.import_source_login_refused', {});
+  if (code === '3D000' || code === 'ER_BAD_DB_ERROR') return sourceError('error.import_source_no_database', {});
+  if (unreachableCodes.has(code) || /timeout|timed out|terminated unexpectedly|ssl|tls|certificate/i.test(e?.message ?? '') || /^ERR_(SSL|TLS)/.test(code) || /CERT|SELF_SIGNED/.test(code)) {
+    return sourceError('error.import_source_unreachable', {});
+  }
+  return unreadable(/^[\w.-]{1,40}$/.test(code) ? code : 'error');
+}
 
 export function sourceKind(url: string): 'mysql' | 'postgres' | undefined {
   if (/^(mysql|mariadb):\/\//i.test(url)) return 'mysql';
@@ -124,15 +179,28 @@ function shape(raw: Record<keyof Queries, Record<string, unknown>[]>): PostfixAd
   };
 }
 
-/** Reads the whole PostfixAdmin database the URL names (mysql://, mariadb:// or postgres://; `?table_prefix=` to choose among several). */
+/** Reads the whole PostfixAdmin database the URL names (mysql://, mariadb:// or postgres://; `?table_prefix=` to choose among several, `?sslmode=` disable, require or verify-full). */
 export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
-  const kind = sourceKind(url);
-  if (!kind) throw unreadable('mysql://, mariadb:// or postgres://');
-  const { connect, prefix } = splitSource(url);
+  const source = parseSource(url);
+  const { prefix } = source;
+  const tls = source.sslmode === 'disable' ? undefined : { rejectUnauthorized: source.sslmode === 'verify-full', ...(net.isIP(source.host) ? {} : { servername: source.host }) };
   const raw = {} as Record<keyof Queries, Record<string, unknown>[]>;
   try {
-    if (kind === 'mysql') {
-      const connection = await mysql.createConnection({ uri: connect.replace(/^mariadb:/i, 'mysql:'), connectTimeout: 10_000, dateStrings: true, supportBigNumbers: true, bigNumberStrings: false });
+    if (source.kind === 'mysql') {
+      const connection = await mysql.createConnection({
+        host: source.host,
+        port: source.port,
+        user: source.user,
+        password: source.password,
+        database: source.database,
+        ssl: tls,
+        // A server that asks for a file of ours (LOAD DATA LOCAL) is not answered.
+        flags: ['-LOCAL_FILES'],
+        connectTimeout: 10_000,
+        dateStrings: true,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+      });
       try {
         await connection.query('START TRANSACTION READ ONLY');
         const [names] = await connection.query('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
@@ -143,7 +211,9 @@ export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
         await connection.end().catch(() => undefined);
       }
     } else {
-      const client = new pg.Client({ connectionString: connect, connectionTimeoutMillis: 10_000 });
+      const client = new pg.Client({ host: source.host, port: source.port, user: source.user, password: source.password, database: source.database, ssl: tls ?? false, connectionTimeoutMillis: 10_000 });
+      // A connection the server drops later reports here; without a listener it would end the process.
+      client.on('error', () => undefined);
       await client.connect();
       try {
         await client.query('BEGIN READ ONLY');
@@ -157,7 +227,7 @@ export async function readPostfixAdmin(url: string): Promise<PostfixAdminData> {
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw unreadable(reasonOf(error, url));
+    throw failureOf(error);
   }
   return shape(raw);
 }

@@ -60,7 +60,7 @@ export async function startRun(ctx: RequestOrigin & { services: Services }, run:
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
-    await ctx.services.jobs.enqueue(trx, runImport, { run_id: id }, { uniqueKey: `import-${id}` });
+    await ctx.services.jobs.enqueue(trx, runImport, { run_id: id, ...(run.owner_id ? { owner: run.owner_id } : {}) }, { uniqueKey: `import-${id}` });
     await audit(trx, ctx, { action: 'import_start', targetType: 'import', targetId: id, userId: run.owner_id, after: { kind: run.kind, source: run.source, items: run.items.length, create: run.report.create } });
     return viewOf((await trx.selectFrom('import_run').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
   });
@@ -176,10 +176,13 @@ export async function work(services: Services, id: number, onProgress?: (done: n
   });
 }
 
-export const runImport = defineJob<{ run_id: number }>({
+export const runImport = defineJob<{ run_id: number; /** Whose run (their fair share of the lane); none for an operator's. */ owner?: number }>({
   name: 'imports.run',
   retryLimit: 3,
   retryDelaySeconds: 5,
+  // Thousands of mailboxes, batch after batch: never in front of the mail people wait for.
+  lane: 'long',
+  ownerOf: ({ owner }) => owner,
   async handler({ run_id }, ctx: JobContext) {
     try {
       await work(ctx.services, run_id);
@@ -203,10 +206,10 @@ export const resumeImports = defineSchedule({
   cron: '* * * * *',
   async handler({ services }) {
     const at = now();
-    const stuck = await services.db.selectFrom('import_run').select('id').where('state', '=', 'running').where('lease_until', '<', at).execute();
-    for (const { id } of stuck) {
+    const stuck = await services.db.selectFrom('import_run').select(['id', 'owner_id']).where('state', '=', 'running').where('lease_until', '<', at).execute();
+    for (const { id, owner_id } of stuck) {
       await services.db.transaction().execute(async (trx) => {
-        await services.jobs.enqueue(trx, runImport, { run_id: Number(id) }, { uniqueKey: `import-${id}-${at}` });
+        await services.jobs.enqueue(trx, runImport, { run_id: Number(id), ...(owner_id ? { owner: Number(owner_id) } : {}) }, { uniqueKey: `import-${id}-${at}` });
       });
     }
   },

@@ -11,10 +11,10 @@ import { tableQueue } from './table-queue.js';
 export async function createJobs(
   database: DatabaseHandle,
   registry: JobRegistry,
-  config: Pick<Config, 'jobPollMs' | 'jobSchedules' | 'databaseUrl'>,
+  config: Pick<Config, 'jobPollMs' | 'jobSchedules' | 'databaseUrl' | 'longJobs'>,
   logger: { error(obj: unknown, msg?: string): void },
 ): Promise<Queue> {
-  const options = { pollMs: config.jobPollMs, schedules: config.jobSchedules, logger };
+  const options = { pollMs: config.jobPollMs, schedules: config.jobSchedules, longLane: config.longJobs, logger };
   if (database.dialect === 'postgres') return pgBossQueue(database.db, config.databaseUrl!, registry, options);
   return tableQueue(database.db, registry, options);
 }

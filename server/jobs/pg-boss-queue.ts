@@ -9,9 +9,14 @@
  * - Retries: retry_limit, retry_delay doubled per try (retry_backoff, with jitter); a job
  *   past its limit stays `failed` with the error as its output.
  * - Schedules: pg-boss's cron, which sends at most one job per minute per schedule across
- *   instances (a singleton on the schedule's name).
+ *   instances (a singleton on the schedule's name); a period it delivers twice runs once (run()).
  * - A run whose process died is failed by pg-boss's supervisor when its expiry passes, and
  *   retried like any failure.
+ * - Long jobs (mail copies) are not worked by pg-boss's workers but by the lane of long jobs
+ *   below: several at once, the job of the owner with the fewest running first and at most
+ *   `perGroup` of one owner (the owner is the job's singleton_key, which the 'standard' policy
+ *   leaves free for us), claimed under an advisory lock so that instances agree on the counts.
+ *   pg-boss still retries, expires and archives them.
  */
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -21,7 +26,7 @@ import { nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
 import type { EnqueueOptions, JobRef, JobState, JobView } from '../core/queue.js';
 import { maskSecrets } from '../core/mask.js';
-import { errorText, queueBase, type JobRegistry, type Queue, type Runnable } from './registry.js';
+import { currentPeriod, errorText, queueBase, type JobRegistry, type Queue, type Runnable } from './registry.js';
 import { keepDoneJobsDays, keepFailedJobsDays } from './housekeeping.js';
 import type { QueueOptions } from './table-queue.js';
 import { countsOf } from './table-queue.js';
@@ -104,9 +109,26 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
   let started = false;
   let inFlight = 0;
 
-  async function run(runnable: Runnable, job: PgBoss.JobWithMetadata<unknown>) {
+  /**
+   * pg-boss's cron can deliver one period twice: which period is due is judged by the instance's
+   * estimate of the database's clock, but the once-a-minute guard is the minute the database is in
+   * when the delivery is inserted, so two checks either side of a minute can both deliver it. The
+   * first job created in a period runs; a later one of the same period is completed as a repeat
+   * (its output says so).
+   */
+  async function repeatsItsPeriod(runnable: Runnable, job: PgBoss.JobWithMetadata<unknown>) {
+    const period = currentPeriod(runnable.cron!, job.createdOn.getTime());
+    const { rows } = await sql`
+      select 1 from pgboss.job earlier join pgboss.job self on self.name = ${runnable.name} and self.id = ${job.id}::uuid
+      where earlier.name = ${runnable.name} and earlier.created_on >= ${period}::timestamptz and (earlier.created_on, earlier.id) < (self.created_on, self.id)
+      limit 1`.execute(db);
+    return rows.length > 0;
+  }
+
+  async function run(runnable: Runnable, job: PgBoss.JobWithMetadata<unknown>): Promise<{ repeat: true } | undefined> {
     inFlight++;
     try {
+      if (runnable.cron && (await repeatsItsPeriod(runnable, job))) return { repeat: true };
       await runnable.run(job.data, base.contextOf(job.retryCount + 1, job.retryLimit + 1));
     } catch (error) {
       if (job.retryCount >= job.retryLimit) options.logger.error({ err: error, job: job.name, id: job.id }, 'job failed for good');
@@ -128,12 +150,82 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     }
   }
 
+  // The lane of long jobs (see the top of this file).
+  const longNames = base.longNames;
+  const longRunning = new Set<Promise<void>>();
+  let longTurn: Promise<void> | undefined;
+  let longWoken = false;
+  let longTimer: NodeJS.Timeout | undefined;
+  let longStopped = true;
+
+  async function claimLong() {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('maildesk.jobs.long-lane'))`.execute(trx);
+      const { rows } = await sql<{ id: string; name: string; data: unknown; retry_count: number; retry_limit: number; created_on: Date }>`
+        with running as (
+          select singleton_key as owner, count(*)::int as n from pgboss.job
+          where name = any(${longNames}) and state = 'active' and singleton_key is not null group by 1
+        ), next as (
+          select j.name, j.id from pgboss.job j left join running r on r.owner = j.singleton_key
+          where j.name = any(${longNames}) and j.state < 'active' and j.start_after < now() and coalesce(r.n, 0) < ${options.longLane.perGroup}
+          order by coalesce(r.n, 0), j.created_on, j.id
+          limit 1
+          for update of j skip locked
+        )
+        update pgboss.job j
+        set state = 'active', started_on = now(), retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
+        from next where j.name = next.name and j.id = next.id
+        returning j.id, j.name, j.data, j.retry_count, j.retry_limit, j.created_on`.execute(trx);
+      return rows[0];
+    });
+  }
+
+  async function runLong(row: NonNullable<Awaited<ReturnType<typeof claimLong>>>) {
+    const job = { id: row.id, name: row.name, data: row.data, retryCount: row.retry_count, retryLimit: row.retry_limit, createdOn: row.created_on } as PgBoss.JobWithMetadata<unknown>;
+    try {
+      await boss.complete(row.name, row.id, (await run(runnables.get(row.name)!, job)) ?? {});
+    } catch (error) {
+      await boss.fail(row.name, row.id, { message: errorText(error) });
+    }
+  }
+
+  /** One turn of the lane at a time: claims and starts long jobs while a worker is free. */
+  function wakeLong() {
+    if (longStopped || longNames.length === 0) return;
+    if (longTurn) {
+      longWoken = true;
+      return;
+    }
+    longTurn = (async () => {
+      do {
+        longWoken = false;
+        while (!longStopped && longRunning.size < options.longLane.workers) {
+          const row = await claimLong();
+          if (!row) break;
+          const running: Promise<void> = runLong(row)
+            .catch((error) => options.logger.error({ err: error }, 'job worker'))
+            .finally(() => {
+              longRunning.delete(running);
+              wakeLong();
+            });
+          longRunning.add(running);
+        }
+      } while (longWoken && !longStopped);
+    })()
+      .catch((error) => options.logger.error({ err: error }, 'job worker'))
+      .finally(() => {
+        longTurn = undefined;
+      });
+  }
+
   const select = sql`select id, name, state, retry_count, retry_limit, start_after, output, data, created_on, completed_on, started_on from pgboss.job`;
 
   const jobs: Queue = {
     async enqueue<P>(into: Db, job: JobRef<P>, payload: P, opts: EnqueueOptions = {}) {
       const runnable = base.runnableOf(job.name);
+      const owner = runnable.long ? runnable.ownerOf(payload) : undefined;
       await boss.send(job.name, (payload ?? {}) as object, {
+        ...(owner !== undefined ? { singletonKey: owner } : {}),
         db: executorOf(into),
         retryLimit: runnable.retryLimit,
         retryDelay: runnable.retryDelaySeconds,
@@ -143,6 +235,8 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
         // As a delay: pg-boss counts from the database's clock, business time is ours (tests move it).
         ...(opts.startAfter && opts.startAfter.getTime() > nowMs() ? { startAfter: (opts.startAfter.getTime() - nowMs()) / 1000 } : {}),
       });
+      // After the caller's transaction, if any, commits (else the lane's next poll finds it).
+      if (runnable.long) setImmediate(wakeLong);
     },
 
     async drain() {
@@ -155,8 +249,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
           for (const job of fetched) {
             ran++;
             try {
-              await run(runnables.get(name)!, job);
-              await boss.complete(name, job.id);
+              await boss.complete(name, job.id, (await run(runnables.get(name)!, job)) ?? {});
             } catch (error) {
               await boss.fail(name, job.id, { message: errorText(error) });
             }
@@ -176,11 +269,17 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       base.begin(services);
       await boss.start();
       started = true;
+      longStopped = false;
+      longTimer = setInterval(wakeLong, Math.max(500, options.pollMs));
+      longTimer.unref();
+      wakeLong();
       for (const runnable of runnables.values()) {
+        if (runnable.cron && options.schedules && runnable.long) await boss.schedule(runnable.name, runnable.cron, {}, { tz: 'UTC' });
+        if (runnable.long) continue;
         let workerId = '';
         workerId = await boss.work(runnable.name, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: Math.max(0.5, options.pollMs / 1000) }, async ([job]) => {
           try {
-            await run(runnable, job);
+            return await run(runnable, job);
           } finally {
             // pg-boss waits a polling interval after every fetch; after a job, look again at once.
             boss.notifyWorker(workerId);
@@ -194,6 +293,9 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       if (!started) return;
       started = false;
       base.halt();
+      longStopped = true;
+      clearInterval(longTimer);
+      while (longTurn || longRunning.size) await Promise.all([longTurn, ...longRunning]);
       // Waits for running jobs; the pool pg-boss opened is closed with it.
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
     },

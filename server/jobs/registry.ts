@@ -26,6 +26,16 @@ export interface Runnable {
   run(payload: unknown, ctx: JobContext): Promise<void>;
   /** Set for a schedule's job. */
   cron?: string;
+  /** Runs in the lane of long jobs (core/jobs.ts). */
+  long: boolean;
+  /** Whose long job this is (its fair share), as a string; undefined: nobody's. */
+  ownerOf(payload: unknown): string | undefined;
+}
+
+/** The lane of long jobs: how many run at once, and how many of one owner. */
+export interface LongLane {
+  workers: number;
+  perGroup: number;
 }
 
 /** A failed scheduled run is retried a little, then waits for its next period. */
@@ -39,10 +49,14 @@ export function runnablesOf(registry: JobRegistry): Map<string, Runnable> {
     byName.set(runnable.name, runnable);
   };
   for (const job of registry.jobs) {
-    add({ name: job.name, retryLimit: job.retryLimit ?? defaultRetryLimit, retryDelaySeconds: job.retryDelaySeconds ?? defaultRetryDelaySeconds, run: job.handler });
+    const ownerOf = (payload: unknown) => {
+      const owner = payload && typeof payload === 'object' ? job.ownerOf?.(payload) : undefined;
+      return owner === undefined || owner === null ? undefined : String(owner);
+    };
+    add({ name: job.name, retryLimit: job.retryLimit ?? defaultRetryLimit, retryDelaySeconds: job.retryDelaySeconds ?? defaultRetryDelaySeconds, run: job.handler, long: job.lane === 'long', ownerOf });
   }
   for (const schedule of registry.schedules) {
-    add({ name: schedule.name, cron: schedule.cron, retryLimit: scheduleRetryLimit, retryDelaySeconds: 30, run: (_payload, ctx) => schedule.handler(ctx) });
+    add({ name: schedule.name, cron: schedule.cron, retryLimit: scheduleRetryLimit, retryDelaySeconds: 30, run: (_payload, ctx) => schedule.handler(ctx), long: schedule.lane === 'long', ownerOf: () => undefined });
   }
   return byName;
 }
@@ -73,6 +87,9 @@ export function queueBase(registry: JobRegistry) {
   return {
     runnables,
     names: [...runnables.keys()],
+    /** The jobs of the lane of long jobs, and those of the other lane (the mail people wait for, schedules, …). */
+    longNames: [...runnables.values()].filter((r) => r.long).map((r) => r.name),
+    shortNames: [...runnables.values()].filter((r) => !r.long).map((r) => r.name),
     /** The runnable of a job being enqueued: one no manifest lists is a programming error. */
     runnableOf(name: string): Runnable {
       const runnable = runnables.get(name);

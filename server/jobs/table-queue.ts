@@ -1,9 +1,13 @@
 /**
  * The embedded queue: jobs are rows of the `job` table in the app's own database, worked by
- * this process one at a time (SQLite has one writer anyway). A job is claimed by a guarded
- * UPDATE (…WHERE id = ? AND state = ? AND run_at = ?), so a job runs once however many
- * workers look at it. A running job holds a lease; one whose process died is taken again
- * when the lease ends (at start, at once: on SQLite this process owns the database).
+ * this process in two lanes. The first runs one job at a time, in order (the mail people wait
+ * for, payments, schedules: SQLite has one writer anyway). The second runs the long jobs (mail
+ * copies, which mostly wait on the network), several at once, at most a few of one owner, so that
+ * long work never stands in front of a password-reset mail and one customer's many copies do not
+ * hold the lane. A job is claimed by a guarded UPDATE (…WHERE id = ? AND state = ? AND run_at = ?),
+ * so a job runs once however many workers look at it. A running job holds a lease; one whose
+ * process died is taken again when the lease ends (at start, at once: on SQLite this process owns
+ * the database).
  */
 import { sql, type Selectable } from 'kysely';
 import { daysAgo, inSeconds, now, nowMs } from '../core/time.js';
@@ -12,55 +16,109 @@ import type { JobRow } from '../db/schema.js';
 import { retryDelayMs } from '../core/jobs.js';
 import type { EnqueueOptions, JobCounts, JobQuery, JobRef, JobView } from '../core/queue.js';
 import { maskSecrets } from '../core/mask.js';
-import { currentPeriod, errorText, periodEnd, queueBase, type JobRegistry, type Queue } from './registry.js';
+import { currentPeriod, errorText, periodEnd, queueBase, type JobRegistry, type LongLane, type Queue } from './registry.js';
 
 export interface QueueOptions {
   /** How often the worker looks for due jobs and schedules when nothing woke it. */
   pollMs: number;
   /** Whether this process starts scheduled tasks (tests run them by hand). */
   schedules: boolean;
+  /** The lane of long jobs (MAIL_COPY_WORKERS, MAIL_COPY_PER_CUSTOMER). */
+  longLane: LongLane;
   logger: { error(obj: unknown, msg?: string): void };
 }
 
 /** Longest a run may take before another worker takes the job again. */
 const leaseSeconds = 300;
 
-type Claimed = Pick<Selectable<JobRow>, 'id' | 'name' | 'payload' | 'attempts' | 'max_attempts' | 'retry_delay_seconds'>;
+type Claimed = Pick<Selectable<JobRow>, 'id' | 'name' | 'payload' | 'attempts' | 'max_attempts' | 'retry_delay_seconds'> & { owner?: string };
+type Candidate = Pick<Selectable<JobRow>, 'id' | 'name' | 'state' | 'run_at' | 'payload'>;
+
+/** A lane: its jobs, how many run at once, what runs now, and its worker's turn (claiming and starting). */
+interface Lane {
+  names: string[];
+  slots: number;
+  running: Set<Promise<void>>;
+  turn?: Promise<void>;
+  wokenDuringTurn: boolean;
+}
 
 export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions): Queue {
   const base = queueBase(registry);
   const { runnables, names } = base;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
-  let working: Promise<void> | undefined;
-  let wokenWhileWorking = false;
   const lastPeriod = new Map<string, { start: string; end: number }>();
+  const main: Lane = { names: base.shortNames, slots: 1, running: new Set(), wokenDuringTurn: false };
+  const long: Lane = { names: base.longNames, slots: options.longLane.workers, running: new Set(), wokenDuringTurn: false };
+  const lanes = [main, long];
+  /** Long jobs running, by owner. */
+  const runningOf = new Map<string, number>();
+  /** Jobs run so far (drain: whether a round ran anything). */
+  let started = 0;
 
-  async function claimNext(): Promise<Claimed | undefined> {
-    if (names.length === 0) return undefined;
+  /** Takes a candidate unless another worker did first. */
+  async function take(candidate: Pick<Candidate, 'id' | 'state' | 'run_at'>, at: string): Promise<Claimed | undefined> {
+    return db
+      .updateTable('job')
+      .set((eb) => ({ state: 'active', attempts: eb('attempts', '+', 1), run_at: inSeconds(leaseSeconds), updated_at: at }))
+      .where('id', '=', candidate.id)
+      .where('state', '=', candidate.state)
+      .where('run_at', '=', candidate.run_at)
+      .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_delay_seconds'])
+      .executeTakeFirst();
+  }
+
+  const due = (laneNames: string[], at: string) => db.selectFrom('job').where('state', 'in', ['queued', 'active']).where('run_at', '<=', at).where('name', 'in', laneNames);
+
+  /** The first lane's next job: the one due first. */
+  async function claimNext(laneNames: string[]): Promise<Claimed | undefined> {
+    if (laneNames.length === 0) return undefined;
     for (let tries = 0; tries < 5; tries++) {
       const at = now();
-      const candidate = await db
-        .selectFrom('job')
-        .select(['id', 'state', 'run_at'])
-        .where('state', 'in', ['queued', 'active'])
-        .where('run_at', '<=', at)
-        .where('name', 'in', names)
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
+      const candidate = await due(laneNames, at).select(['id', 'state', 'run_at']).orderBy('run_at').orderBy('id').limit(1).executeTakeFirst();
       if (!candidate) return undefined;
-      const claimed = await db
-        .updateTable('job')
-        .set((eb) => ({ state: 'active', attempts: eb('attempts', '+', 1), run_at: inSeconds(leaseSeconds), updated_at: at }))
-        .where('id', '=', candidate.id)
-        .where('state', '=', candidate.state)
-        .where('run_at', '=', candidate.run_at)
-        .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_delay_seconds'])
-        .executeTakeFirst();
+      const claimed = await take(candidate, at);
       if (claimed) return claimed;
       // Another worker took it first: look again.
+    }
+    return undefined;
+  }
+
+  /**
+   * The long lane's next job: of the owners below their share, the one with the fewest jobs
+   * running, and its job due first (a copy's next slice is queued behind the others' as it ends,
+   * so copies take turns).
+   */
+  async function claimLong(): Promise<Claimed | undefined> {
+    if (long.names.length === 0) return undefined;
+    for (let tries = 0; tries < 5; tries++) {
+      const at = now();
+      let best: { candidate: Candidate; owner?: string; load: number } | undefined;
+      let after: Candidate | undefined;
+      for (;;) {
+        let query = due(long.names, at);
+        if (after) {
+          const { run_at, id } = after;
+          query = query.where((eb) => eb.or([eb('run_at', '>', run_at), eb.and([eb('run_at', '=', run_at), eb('id', '>', id)])]));
+        }
+        const page = await query.select(['id', 'name', 'state', 'run_at', 'payload']).orderBy('run_at').orderBy('id').limit(500).execute();
+        for (const candidate of page) {
+          let owner: string | undefined;
+          try {
+            owner = runnables.get(candidate.name)!.ownerOf(JSON.parse(candidate.payload));
+          } catch {}
+          const load = owner === undefined ? 0 : (runningOf.get(owner) ?? 0);
+          if (load >= options.longLane.perGroup) continue;
+          if (!best || load < best.load) best = { candidate, owner, load };
+          if (load === 0) break;
+        }
+        if (best?.load === 0 || page.length < 500) break;
+        after = page[page.length - 1];
+      }
+      if (!best) return undefined;
+      const claimed = await take(best.candidate, at);
+      if (claimed) return { ...claimed, owner: best.owner };
     }
     return undefined;
   }
@@ -101,25 +159,62 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
     }
   }
 
-  async function work() {
-    do {
-      wokenWhileWorking = false;
-      if (options.schedules) await startDueSchedules();
-      for (let job = await claimNext(); job && !stopped; job = await claimNext()) await run(job);
-    } while (wokenWhileWorking && !stopped);
-  }
-
-  function wake() {
-    if (stopped) return;
-    if (working) {
-      wokenWhileWorking = true;
-      return;
-    }
-    working = work()
+  /** Starts a claimed job in its lane; when it ends, the lane looks for the next. */
+  function begin(lane: Lane, job: Claimed) {
+    started++;
+    if (job.owner !== undefined) runningOf.set(job.owner, (runningOf.get(job.owner) ?? 0) + 1);
+    const running: Promise<void> = run(job)
       .catch((error) => options.logger.error({ err: error }, 'job worker'))
       .finally(() => {
-        working = undefined;
+        lane.running.delete(running);
+        if (job.owner !== undefined) {
+          const left = (runningOf.get(job.owner) ?? 1) - 1;
+          if (left > 0) runningOf.set(job.owner, left);
+          else runningOf.delete(job.owner);
+        }
+        wake(lane);
       });
+    lane.running.add(running);
+  }
+
+  /** A lane's turn: claims and starts jobs while it has a free slot and a job is due. */
+  async function fill(lane: Lane) {
+    do {
+      lane.wokenDuringTurn = false;
+      if (lane === main && options.schedules && !stopped) await startDueSchedules();
+      while (lane.running.size < lane.slots) {
+        const job = lane === main ? await claimNext(main.names) : await claimLong();
+        if (!job) break;
+        begin(lane, job);
+      }
+    } while (lane.wokenDuringTurn);
+  }
+
+  /** One turn of a lane at a time; a wake during it makes the turn look again. */
+  function turn(lane: Lane, force = false) {
+    if (stopped && !force) return;
+    if (lane.turn) {
+      lane.wokenDuringTurn = true;
+      return;
+    }
+    lane.turn = fill(lane)
+      .catch((error) => options.logger.error({ err: error }, 'job worker'))
+      .finally(() => {
+        lane.turn = undefined;
+      });
+  }
+
+  function wake(lane?: Lane) {
+    for (const each of lane ? [lane] : lanes) turn(each);
+  }
+
+  /** Until no lane takes a turn or runs a job. */
+  async function settled() {
+    for (;;) {
+      const busy = lanes.flatMap((lane) => [...(lane.turn ? [lane.turn] : []), ...lane.running]);
+      if (busy.length === 0) return;
+      await Promise.all(busy);
+    }
   }
 
   async function insert(into: Db, name: string, runnable: { retryLimit: number; retryDelaySeconds: number }, payload: unknown, opts: EnqueueOptions) {
@@ -161,25 +256,18 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
       await insert(into, job.name, runnable, payload, opts);
       // After the caller's current step: inside a transaction the job may not be committed yet
       // (the worker reads on a second connection); then the next wake or poll finds it.
-      setImmediate(wake);
+      setImmediate(() => wake(runnable.long ? long : main));
     },
 
     async drain() {
+      // Each lane takes its turns as ever (the first one job at a time, in order); a drain only
+      // gives them turns, even before start, until a round starts nothing.
       for (;;) {
-        while (working) await working;
-        // Each job runs as the worker's turn: a wake that comes meanwhile (an enqueue's) waits for
-        // it instead of starting the worker beside it, so jobs still run one at a time, in order.
-        let ran = false;
-        working = (async () => {
-          const job = await claimNext();
-          if (job) await run(job);
-          ran = job !== undefined;
-        })().finally(() => {
-          working = undefined;
-          if (wokenWhileWorking) wake();
-        });
-        await working;
-        if (!ran && !working) return;
+        await settled();
+        const before = started;
+        for (const lane of lanes) turn(lane, true);
+        await settled();
+        if (started === before) return;
       }
     },
 
@@ -192,7 +280,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
         await db.updateTable('job').set({ state: 'queued', run_at: now(), updated_at: now() }).where('state', '=', 'active').where('name', 'in', names).execute();
       }
       stopped = false;
-      timer = setInterval(wake, options.pollMs);
+      timer = setInterval(() => wake(), options.pollMs);
       timer.unref();
       wake();
     },
@@ -201,7 +289,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
       stopped = true;
       base.halt();
       clearInterval(timer);
-      while (working) await working;
+      await settled();
     },
 
     async counts() {
@@ -246,7 +334,7 @@ export function tableQueue(db: Db, registry: JobRegistry, options: QueueOptions)
         .where('id', '=', idOf(id))
         .where('state', '=', 'failed')
         .executeTakeFirst();
-      setImmediate(wake);
+      setImmediate(() => wake());
       return Number(result.numUpdatedRows) === 1;
     },
 

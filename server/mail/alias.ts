@@ -9,7 +9,7 @@ import { refuseUnavailableAddress } from './mailbox.js';
 export function destinations(input: unknown): string {
   const items = (Array.isArray(input) ? input : String(input).split(/[\s,;]+/)).map((s) => String(s).trim()).filter(Boolean);
   if (items.length === 0) throw fieldError('goto', 'validation.required');
-  if (items.length > 100) throw fieldError('goto', 'validation.too_many', { max: 100 });
+  if (items.length > 100) throw fieldError('goto', 'validation.too_many', { max: 100, smart_count: 100 });
   const addresses = items.map((item) => {
     const address = mailAddress(item);
     if (!address) throw fieldError('goto', 'validation.invalid_destination', { address: item });

@@ -4,12 +4,12 @@
  * system's resolvers). The DNS page and the DNS watch (server/domain-health) both use it.
  */
 import { Resolver } from 'node:dns/promises';
-import net from 'node:net';
 import type { Area } from '../../resources/define.js';
 import type { Config } from '../config.js';
 import type { DomainRow } from '../db/schema.js';
 // Mail-client discovery records: autoconfig/autodiscover CNAMEs and SRV records.
 import { clientRecords, isClientRecord, judgeClientRecord, lookupClientRecord, panelHostOf, type ClientRecordKind } from './client-dns-records.js';
+import { mailHostnameProblem } from './mail-hostname.js';
 import { mtaStsHost, mtaStsPolicy, mtaStsPolicyId, tlsRptValue, type MtaStsMode } from './mta-sts.js';
 
 /** The records every hosted domain needs (the DNS watch looks at these), then the recommended ones for mail programs. */
@@ -52,18 +52,6 @@ export const dkimRecord = (domain: string, selector: string, publicKey: string) 
 });
 
 /**
- * Why MAIL_HOSTNAME cannot be published, if it cannot: an MX names a host, never an address,
- * and a host customers point at must be a fully qualified public name.
- */
-export function mailHostnameProblem(hostname: string): 'ip' | 'not_a_name' | undefined {
-  if (net.isIP(hostname.replace(/^\[|\]$/g, ''))) return 'ip';
-  const labels = hostname.split('.');
-  if (labels.length < 2 || labels.at(-1) === 'localhost' || /^\d+$/.test(labels.at(-1)!)) return 'not_a_name';
-  if (!labels.every((l) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i.test(l))) return 'not_a_name';
-  return undefined;
-}
-
-/**
  * While MAIL_HOSTNAME cannot be an MX (unset, an address, not a public name), the MX and SPF
  * records are left out: operators are told what to configure, customers that they follow.
  */
@@ -73,10 +61,11 @@ export function mailServerNotice(hostname: string, area: Area) {
 }
 
 /**
- * The DMARC record: the policy the customer chose (server/reports; none chosen: quarantine), and
+ * The DMARC record: the policy the customer chose (server/reports; none chosen: none, the first step
+ * the domain's page advises: reports first, before any mail is refused), and
  * aggregate reports to the reporting address (REPORTS_ADDRESS), which Maildesk receives.
  */
-export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'quarantine'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
+export const dmarcValue = (policy: DomainRow['dmarc_policy'] | undefined, reportsAddress: string) => `v=DMARC1; p=${policy ?? 'none'}${reportsAddress ? `; rua=mailto:${reportsAddress}` : ''}`;
 
 /** The MTA-STS policy of a domain as served, and the id its TXT record must carry. */
 export function mtaStsOf(domain: { mta_sts_mode?: MtaStsMode }, mailHostname: string) {

@@ -32,5 +32,5 @@ export async function usableDomain(ctx: WriteContext, domainId: unknown, options
 export async function checkLimit(trx: Db, table: 'mailbox' | 'alias', domainId: number, limit: number, message: string, name: string) {
   if (limit <= 0) return;
   const { count } = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
-  if (Number(count) >= limit) throw new AppError('conflict', message, { limit, domain: name });
+  if (Number(count) >= limit) throw new AppError('conflict', message, { limit, smart_count: limit, domain: name });
 }

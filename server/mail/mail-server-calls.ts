@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { staff } from '../../resources/define.js';
 import type { Config } from '../config.js';
 import { defineCall } from '../core/calls.js';
-import { absent, mailHostnameProblem, mailServerNotice, resolverFor } from './dns-records.js';
+import { absent, mailServerNotice, resolverFor } from './dns-records.js';
+import { mailHostnameProblem } from './mail-hostname.js';
 
 /** The host's IPv4 and IPv6 addresses in DNS, looked up now: ok, missing (no address), or unchecked (no answer). */
 async function addressesOf(hostname: string, config: Pick<Config, 'dnsServers'>) {

@@ -33,6 +33,8 @@ import { checkLimit } from './domain-of.js';
 export const purgeMailboxJob = defineJob<{ deletedMailboxId: number }>({
   name: 'mailbox.purge',
   retryDelaySeconds: 60,
+  // Removing a home of many gigabytes takes as long as the disk needs: never in front of the mail people wait for.
+  lane: 'long',
   handler: ({ deletedMailboxId }, { services }) => purgeDeletedMailbox(services, deletedMailboxId),
 });
 

@@ -191,7 +191,7 @@ export function updateForwarding(ctx: CallContext, box: RuleTarget, input: z.out
   return saveRules(ctx, box, 'update_forwarding', (current, comesBack) => {
     const checked = forwardTargets(input.addresses ?? current.forwarding.addresses, comesBack);
     if ('problem' in checked) {
-      throw checked.problem === 'own_address' ? fieldError('addresses', 'validation.forward_to_own_address', { address: checked.address }) : fieldError('addresses', 'validation.too_many', { max: MAX_FORWARD_ADDRESSES });
+      throw checked.problem === 'own_address' ? fieldError('addresses', 'validation.forward_to_own_address', { address: checked.address }) : fieldError('addresses', 'validation.too_many', { max: MAX_FORWARD_ADDRESSES, smart_count: MAX_FORWARD_ADDRESSES });
     }
     if (input.enabled && checked.targets.length === 0) throw fieldError('addresses', 'validation.required');
     return { ...current, forwarding: { enabled: input.enabled, addresses: checked.targets, keep_copy: input.keep_copy ?? current.forwarding.keep_copy } };

@@ -29,7 +29,7 @@ async function createAppPassword(ctx: CallContext, name: string) {
   const { db } = ctx.services;
   const mailboxId = ctx.actor.mailboxId;
   const count = async () => Number((await db.selectFrom('app_password').select((eb) => eb.fn.countAll().as('n')).where('mailbox_id', '=', mailboxId).executeTakeFirstOrThrow()).n);
-  if ((await count()) >= MAX_APP_PASSWORDS) throw new AppError('conflict', 'error.app_password_limit', { limit: MAX_APP_PASSWORDS });
+  if ((await count()) >= MAX_APP_PASSWORDS) throw new AppError('conflict', 'error.app_password_limit', { limit: MAX_APP_PASSWORDS, smart_count: MAX_APP_PASSWORDS });
   // A selector this mailbox does not use yet (31⁴ of them).
   let password = newAppPassword();
   for (let tries = 0; await db.selectFrom('app_password').select('id').where('mailbox_id', '=', mailboxId).where('selector', '=', password.slice(0, 4)).executeTakeFirst(); tries++) {

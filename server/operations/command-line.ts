@@ -6,6 +6,7 @@
 import type { Capability } from '../core/capability.js';
 import type { Command, CommandContext, CommandLocale, Words } from '../core/command.js';
 import { loadConfig } from '../config.js';
+import { startMaildesk } from '../start.js';
 
 export interface Terminal {
   out(line: string): void;
@@ -76,7 +77,15 @@ export async function runCommandLine(capabilities: readonly Capability[], argv: 
     return 0;
   }
   const pick = (words: Words | string) => (typeof words === 'string' ? words : words[locale]);
-  const ctx: CommandContext = { config: loadConfig(env), env, locale, say: (w) => terminal.out(pick(w)), warn: (w) => terminal.err(pick(w)) };
+  const config = loadConfig(env);
+  const ctx: CommandContext = {
+    config,
+    env,
+    locale,
+    say: (w) => terminal.out(pick(w)),
+    warn: (w) => terminal.err(pick(w)),
+    startMaildesk: () => startMaildesk(config, { deferJobs: true }),
+  };
   try {
     return await found.command.run(found.rest, ctx);
   } catch (error) {

@@ -15,6 +15,9 @@ import { createFileStore } from '../core/files.js';
 import { openDatabase, type DatabaseHandle } from '../db/index.js';
 import { migrationStatus } from '../db/migrate.js';
 
+/** The doctor never starts Maildesk: it checks what starting it needs. */
+type DoctorContext = Omit<CommandContext, 'startMaildesk'>;
+
 type Outcome = 'ok' | 'warn' | 'fail';
 export interface Finding {
   check: string;
@@ -34,7 +37,7 @@ const same = (text: string): Words => ({ en: text, zh: text });
 /** A URL as shown: without its password. */
 const shown = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
-async function databaseChecks(ctx: CommandContext, findings: Finding[]): Promise<DatabaseHandle | undefined> {
+async function databaseChecks(ctx: DoctorContext, findings: Finding[]): Promise<DatabaseHandle | undefined> {
   const where = ctx.config.databaseUrl ? shown(ctx.config.databaseUrl) : `${ctx.config.dataDir}/maildesk.sqlite`;
   if (!ctx.config.databaseUrl && !fs.existsSync(`${ctx.config.dataDir}/maildesk.sqlite`)) {
     findings.push({ check: 'database', outcome: 'fail', words: { en: `no database at ${where} (DATA_DIR): start Maildesk once, or restore a backup`, zh: `${where}（DATA_DIR）处没有数据库：请先启动一次 Maildesk，或恢复备份` } });
@@ -62,7 +65,7 @@ async function databaseChecks(ctx: CommandContext, findings: Finding[]): Promise
 }
 
 /** Every lookup Postfix, Dovecot and OpenDKIM make, for an address that does not exist: each must answer, quickly. */
-async function mailLookupChecks(ctx: CommandContext, database: DatabaseHandle, findings: Finding[]) {
+async function mailLookupChecks(ctx: DoctorContext, database: DatabaseHandle, findings: Finding[]) {
   const fill = (query: string) => query.replaceAll('%s', 'doctor@doctor.invalid').replaceAll('%u', 'doctor').replaceAll('%d', 'doctor.invalid').replaceAll('%4w', 'doct');
   const dovecot = dovecotQueries(ctx.config.mailDir, database.dialect);
   const queries: [string, string][] = [
@@ -86,7 +89,7 @@ async function mailLookupChecks(ctx: CommandContext, database: DatabaseHandle, f
   else findings.push({ check: 'mail lookups', outcome: 'ok', words: { en: `${queries.length} lookups answer`, zh: `${queries.length} 个查询均有应答` } });
 }
 
-async function smtpCheck(ctx: CommandContext, findings: Finding[]) {
+async function smtpCheck(ctx: DoctorContext, findings: Finding[]) {
   if (!ctx.config.smtpUrl) {
     findings.push({ check: 'smtp', outcome: 'warn', words: { en: `SMTP_URL is not set: messages are written to ${ctx.config.dataDir}/outbox, not sent`, zh: `未设置 SMTP_URL：邮件写入 ${ctx.config.dataDir}/outbox，不会发出` } });
     return;
@@ -103,7 +106,7 @@ async function smtpCheck(ctx: CommandContext, findings: Finding[]) {
 }
 
 /** The resolver domain checks use must answer; "no such name" is an answer. */
-async function dnsCheck(ctx: CommandContext, findings: Finding[]) {
+async function dnsCheck(ctx: DoctorContext, findings: Finding[]) {
   const resolver = new Resolver({ timeout: 2000, tries: 2 });
   if (ctx.config.dnsServers.length) resolver.setServers(ctx.config.dnsServers);
   const servers = resolver.getServers().join(', ');
@@ -118,7 +121,7 @@ async function dnsCheck(ctx: CommandContext, findings: Finding[]) {
   }
 }
 
-async function filesCheck(ctx: CommandContext, database: DatabaseHandle, findings: Finding[]) {
+async function filesCheck(ctx: DoctorContext, database: DatabaseHandle, findings: Finding[]) {
   try {
     const files = await createFileStore(ctx.config, database.db);
     await within(files.has('doctor-check'));
@@ -129,7 +132,7 @@ async function filesCheck(ctx: CommandContext, database: DatabaseHandle, finding
   }
 }
 
-async function redisCheck(ctx: CommandContext, findings: Finding[]) {
+async function redisCheck(ctx: DoctorContext, findings: Finding[]) {
   if (!ctx.config.redisUrl) return;
   const client = createClient({ url: ctx.config.redisUrl, socket: { connectTimeout: 3000, reconnectStrategy: false } });
   client.on('error', () => undefined);
@@ -143,7 +146,7 @@ async function redisCheck(ctx: CommandContext, findings: Finding[]) {
   }
 }
 
-export async function diagnose(ctx: CommandContext): Promise<Finding[]> {
+export async function diagnose(ctx: DoctorContext): Promise<Finding[]> {
   const findings: Finding[] = [];
   const database = await databaseChecks(ctx, findings);
   if (database) {

@@ -36,6 +36,8 @@ export async function moveFilesFromDisk(services: Pick<Services, 'files' | 'conf
 export const moveFilesJob = defineJob<Record<string, never>>({
   name: 'files.move_from_disk',
   retryDelaySeconds: 60,
+  // Every attachment an older release kept, one after another: minutes on a large desk.
+  lane: 'long',
   async handler(_payload, { services }) {
     const moved = await moveFilesFromDisk(services);
     if (moved) services.logger.info({ moved, from: services.config.attachmentDir, to: services.files.kind }, 'files moved into the file store');

@@ -79,6 +79,17 @@ export const defaultTemplates: Record<TemplateKey, Record<Locale, Template>> = {
       body: '您好：\n\n最近 {{minutes}} 分钟内，{{email}} 出现了多次错误的密码。您的账户没有被锁定：您仍可以在 {{url}}/login 登录，反复失败的来源会被减速。\n\n如果不是您本人，请设置一个在别处没有用过的强密码（{{url}}/forgot_password）。\n\nMaildesk',
     },
   },
+  // Security: wrong second-factor codes after the right password (the password is known to someone).
+  second_factor_attempts: {
+    en: {
+      subject: 'Someone who knows your Maildesk password is guessing your second factor',
+      body: 'Hello,\n\nThere have been many wrong second-factor codes for {{email}} in the last {{minutes}} minutes, each after the right password. Your second factor kept them out, but whoever tried knows your password.\n\nIf it was not you, change your password at once ({{url}}), and end any session you do not know.\n\nMaildesk',
+    },
+    zh: {
+      subject: '知道您 Maildesk 密码的人正在猜测您的第二重验证',
+      body: '您好：\n\n最近 {{minutes}} 分钟内，{{email}} 在输入正确密码之后，多次输入了错误的第二重验证码。第二重验证挡住了对方，但尝试者知道您的密码。\n\n如果不是您本人，请立即修改密码（{{url}}），并结束您不认识的会话。\n\nMaildesk',
+    },
+  },
   new_device_sign_in: {
     en: {
       subject: 'New sign-in to your Maildesk account from {{device}}',

@@ -6,7 +6,7 @@
  * reporting address. The mail server hands mail for it to the panel (deploy/templates/reports.ts,
  * `deploy:config --reports-address`, the same default).
  */
-import { mailHostnameProblem } from '../mail/dns-records.js';
+import { mailHostnameProblem } from '../mail/mail-hostname.js';
 
 export function reportsAddressOf(value: string | undefined, mailHostname: string): string {
   if (!value && mailHostnameProblem(mailHostname)) return '';

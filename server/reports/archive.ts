@@ -22,7 +22,7 @@ function gunzip(data: Buffer): Buffer {
   let size = 0;
   const inflater = new Gunzip((chunk) => {
     size += chunk.length;
-    if (size > cap) throw new ReportRefused(overReason(cap), `gzip expands past ${MiB(cap)} from ${data.length} bytes`);
+    if (size > cap) throw new ReportRefused(overReason(cap), 'gzip_expands', { size: MiB(cap), bytes: data.length, smart_count: data.length });
     out.push(chunk);
   });
   // Small pieces: one piece can inflate at most ~1000 times its size before the count is checked.
@@ -31,7 +31,7 @@ function gunzip(data: Buffer): Buffer {
     for (let at = 0; at < data.length; at += piece) inflater.push(data.subarray(at, at + piece), at + piece >= data.length);
   } catch (error) {
     if (error instanceof ReportRefused) throw error;
-    throw new ReportRefused('malformed', `gzip: ${(error as Error).message}`);
+    throw new ReportRefused('malformed', 'gzip_unreadable', { error: (error as Error).message });
   }
   return Buffer.concat(out);
 }
@@ -39,25 +39,25 @@ function gunzip(data: Buffer): Buffer {
 async function unzip(data: Buffer): Promise<{ name: string; data: Buffer }[]> {
   const cap = capFor(data.length);
   const zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, validateEntrySizes: true }).catch((error: Error) => {
-    throw new ReportRefused('malformed', `zip: ${error.message}`);
+    throw new ReportRefused('malformed', 'zip_unreadable', { error: error.message });
   });
   if (zip.entryCount > limits.zipEntries) {
     zip.close();
-    throw new ReportRefused('malformed', `zip with ${zip.entryCount} entries (at most ${limits.zipEntries})`);
+    throw new ReportRefused('malformed', 'zip_entries', { count: zip.entryCount, max: limits.zipEntries, smart_count: zip.entryCount });
   }
   const files: { name: string; data: Buffer }[] = [];
   let total = 0;
   return new Promise((resolve, reject) => {
     const fail = (error: unknown) => {
       zip.close();
-      reject(error instanceof ReportRefused ? error : new ReportRefused('malformed', `zip: ${(error as Error).message}`));
+      reject(error instanceof ReportRefused ? error : new ReportRefused('malformed', 'zip_unreadable', { error: (error as Error).message }));
     };
     zip.on('error', fail);
     zip.on('end', () => resolve(files));
     zip.on('entry', (entry: yauzl.Entry) => {
       if (entry.fileName.endsWith('/')) return zip.readEntry();
       // The sizes the archive declares are checked first, then the bytes actually made.
-      if (total + entry.uncompressedSize > cap) return fail(new ReportRefused(overReason(cap), `zip entry ${entry.fileName} declares ${MiB(entry.uncompressedSize)}`));
+      if (total + entry.uncompressedSize > cap) return fail(new ReportRefused(overReason(cap), 'zip_entry_declares', { name: entry.fileName, size: MiB(entry.uncompressedSize) }));
       zip.openReadStream(entry, (error, stream) => {
         if (error) return fail(error);
         const chunks: Buffer[] = [];
@@ -65,7 +65,7 @@ async function unzip(data: Buffer): Promise<{ name: string; data: Buffer }[]> {
           total += chunk.length;
           if (total > cap) {
             stream.destroy();
-            return fail(new ReportRefused(overReason(cap), `zip expands past ${MiB(cap)}`));
+            return fail(new ReportRefused(overReason(cap), 'zip_expands', { size: MiB(cap) }));
           }
           chunks.push(chunk);
         });
@@ -82,7 +82,7 @@ async function unzip(data: Buffer): Promise<{ name: string; data: Buffer }[]> {
 
 /** The documents in one attachment (one, except for a zip of several files). */
 export async function documentsOf(name: string, data: Buffer): Promise<{ name: string; data: Buffer }[]> {
-  if (data.length > limits.reportBytes) throw new ReportRefused('too_large', `${name}: ${MiB(data.length)}`);
+  if (data.length > limits.reportBytes) throw new ReportRefused('too_large', 'document_too_large', { name: name || '-', size: MiB(data.length) });
   if (isGzip(data)) return [{ name: name.replace(/\.gz$/, ''), data: gunzip(data) }];
   if (isZip(data)) return unzip(data);
   return [{ name, data }];

@@ -46,21 +46,21 @@ const parser = new XMLParser({
 });
 
 const text = (value: unknown, what: string, max = 255): string => {
-  if (typeof value !== 'string' && typeof value !== 'number') throw new ReportRefused('malformed', `DMARC: ${what} missing`);
+  if (typeof value !== 'string' && typeof value !== 'number') throw new ReportRefused('malformed', 'dmarc_missing', { field: what });
   const s = String(value).trim();
-  if (!s || s.length > max) throw new ReportRefused('malformed', `DMARC: ${what} empty or too long`);
+  if (!s || s.length > max) throw new ReportRefused('malformed', 'dmarc_length', { field: what, max, smart_count: max });
   return s;
 };
 const optional = (value: unknown, max = 255) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
 const whole = (value: unknown, what: string, max = 1e12) => {
   const n = Number(text(value, what, 20));
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new ReportRefused('malformed', `DMARC: ${what} is not a count`);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new ReportRefused('malformed', 'dmarc_not_count', { field: what });
   return n;
 };
 const verdict = (value: unknown): 'pass' | 'fail' => (optional(Array.isArray(value) ? value[0] : value).toLowerCase() === 'pass' ? 'pass' : 'fail');
 const domainName = (value: unknown, what: string) => {
   const name = text(value, what).toLowerCase().replace(/\.$/, '');
-  if (!/^[a-z0-9_.-]+$/.test(name)) throw new ReportRefused('malformed', `DMARC: ${what} is not a domain name`);
+  if (!/^[a-z0-9_.-]+$/.test(name)) throw new ReportRefused('malformed', 'dmarc_not_domain', { field: what });
   return name;
 };
 const results = (entries: unknown) =>
@@ -76,25 +76,25 @@ export function isDmarcDocument(data: Buffer) {
 
 export function parseDmarc(data: Buffer): DmarcReport {
   const xml = data.toString('utf8');
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new ReportRefused('entities', 'DMARC: a DOCTYPE or ENTITY declaration');
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new ReportRefused('entities', 'dmarc_entities');
   let doc: any;
   try {
     doc = parser.parse(xml);
   } catch (error) {
-    throw new ReportRefused('malformed', `DMARC: ${(error as Error).message.slice(0, 200)}`);
+    throw new ReportRefused('malformed', 'dmarc_unreadable', { error: (error as Error).message });
   }
   const feedback = doc?.feedback;
-  if (!feedback || typeof feedback !== 'object') throw new ReportRefused('not_a_report', 'XML without <feedback>');
+  if (!feedback || typeof feedback !== 'object') throw new ReportRefused('not_a_report', 'xml_not_dmarc');
   const meta = feedback.report_metadata ?? {};
   const published = feedback.policy_published ?? {};
   const rawRecords: any[] = Array.isArray(feedback.record) ? feedback.record : [];
-  if (rawRecords.length > limits.records) throw new ReportRefused('too_large', `DMARC: ${rawRecords.length} records`);
+  if (rawRecords.length > limits.records) throw new ReportRefused('too_large', 'dmarc_records', { count: rawRecords.length, max: limits.records, smart_count: rawRecords.length });
   const begin = whole(meta.date_range?.begin, 'date_range.begin', 4e9);
   const end = whole(meta.date_range?.end, 'date_range.end', 4e9);
   const records = rawRecords.map((record): DmarcRecord => {
     const row = record?.row ?? {};
     const ip = text(row.source_ip, 'row.source_ip', 64);
-    if (!net.isIP(ip)) throw new ReportRefused('malformed', `DMARC: source_ip ${ip.slice(0, 64)} is no address`);
+    if (!net.isIP(ip)) throw new ReportRefused('malformed', 'dmarc_source_ip', { ip: ip.slice(0, 64) });
     const evaluated = row.policy_evaluated ?? {};
     return {
       sourceIp: ip,

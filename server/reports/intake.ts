@@ -11,24 +11,25 @@ import type { ReportKind } from '../db/schema.js';
 import { documentsOf } from './archive.js';
 import { isDmarcDocument, parseDmarc, type DmarcReport } from './dmarc.js';
 import { mimeParts } from './mime.js';
-import { ReportRefused, type RefusalReason } from './refusal.js';
+import { refusal, ReportRefused, type Refusal } from './refusal.js';
 import { reverseNames } from './sources.js';
 import { isTlsDocument, parseTls, type TlsReport } from './tls.js';
 
 export interface Intake {
   stored: { kind: ReportKind; domain: string; report_id: string; id: number }[];
   duplicates: { kind: ReportKind; domain: string; report_id: string }[];
-  refused: { reason: RefusalReason; detail: string }[];
+  refused: Refusal[];
 }
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 /** Parts that are the human-readable text around a report, not the report (text/xml and named attachments are read). */
 const prose = (part: { contentType: string; filename: string }) => ((part.contentType === 'text/plain' || part.contentType === 'text/html') && !part.filename) || part.contentType.startsWith('message/');
 
-export async function refuse(services: Services, intake: Intake, refusal: { reason: RefusalReason; detail: string }) {
-  intake.refused.push(refusal);
-  services.logger.warn({ reason: refusal.reason, detail: refusal.detail }, 'report refused');
-  await services.db.insertInto('report_refusal').values({ received_at: now(), reason: refusal.reason, detail: refusal.detail.slice(0, 500) }).execute();
+export async function refuse(services: Services, intake: Intake, refused: Refusal) {
+  const { reason, detail, params } = refused;
+  intake.refused.push({ reason, detail, params });
+  services.logger.warn({ reason, detail, params }, 'report refused');
+  await services.db.insertInto('report_refusal').values({ received_at: now(), reason, detail, detail_params: JSON.stringify(params) }).execute();
 }
 
 async function hostedDomain(db: Db, name: string) {
@@ -48,7 +49,7 @@ async function insertReport(db: Db, row: { kind: ReportKind; domain_id: number; 
 
 async function storeDmarc(services: Services, intake: Intake, report: DmarcReport) {
   const domain = await hostedDomain(services.db, report.domain);
-  if (!domain) return refuse(services, intake, { reason: 'unknown_domain', detail: `DMARC report ${report.reportId} from ${report.orgName} for ${report.domain}` });
+  if (!domain) return refuse(services, intake, refusal('unknown_domain', 'dmarc_unknown_domain', { report_id: report.reportId, organisation: report.orgName, domain: report.domain }));
   const messages = report.records.reduce((sum, r) => sum + r.messages, 0);
   const failed = report.records.filter((r) => r.dkim === 'fail' && r.spf === 'fail').reduce((sum, r) => sum + r.messages, 0);
   const day = dayOf(report.begin);
@@ -71,12 +72,12 @@ async function storeDmarc(services: Services, intake: Intake, report: DmarcRepor
 async function storeTls(services: Services, intake: Intake, report: TlsReport) {
   const byDomain = new Map<string, TlsReport['policies']>();
   for (const policy of report.policies) byDomain.set(policy.domain, [...(byDomain.get(policy.domain) ?? []), policy]);
-  if (!byDomain.size) return refuse(services, intake, { reason: 'malformed', detail: `TLS report ${report.reportId} from ${report.orgName} without policies` });
+  if (!byDomain.size) return refuse(services, intake, refusal('malformed', 'tls_no_policies', { report_id: report.reportId, organisation: report.orgName }));
   const day = dayOf(report.begin);
   for (const [name, policies] of byDomain) {
     const domain = await hostedDomain(services.db, name);
     if (!domain) {
-      await refuse(services, intake, { reason: 'unknown_domain', detail: `TLS report ${report.reportId} from ${report.orgName} for ${name}` });
+      await refuse(services, intake, refusal('unknown_domain', 'tls_unknown_domain', { report_id: report.reportId, organisation: report.orgName, domain: name }));
       continue;
     }
     const domainId = Number(domain.id);
@@ -98,7 +99,7 @@ async function storeTls(services: Services, intake: Intake, report: TlsReport) {
 async function takeDocument(services: Services, intake: Intake, name: string, data: Buffer) {
   if (isDmarcDocument(data)) return storeDmarc(services, intake, parseDmarc(data));
   if (isTlsDocument(data)) return storeTls(services, intake, parseTls(data));
-  throw new ReportRefused('not_a_report', `${name || 'attachment'}: neither a DMARC (XML) nor a TLS (JSON) report`);
+  throw new ReportRefused('not_a_report', 'neither_dmarc_nor_tls', { name: name || '-' });
 }
 
 /** Reads one message; each attachment stands alone (one refused does not lose the others). */
@@ -108,11 +109,11 @@ export async function takeReportMessage(services: Services, raw: Buffer): Promis
   try {
     parts = mimeParts(raw).filter((p) => !prose(p) && p.body.length > 0);
   } catch (error) {
-    await refuse(services, intake, error instanceof ReportRefused ? error : { reason: 'malformed', detail: 'unreadable message' });
+    await refuse(services, intake, error instanceof ReportRefused ? error : refusal('malformed', 'unreadable_message'));
     return intake;
   }
   if (!parts.length) {
-    await refuse(services, intake, { reason: 'no_report', detail: 'a message without a report attached' });
+    await refuse(services, intake, refusal('no_report', 'no_attachment'));
     return intake;
   }
   for (const part of parts) {

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../core/services.js';
 import { refuse, takeReportMessage, type Intake } from './intake.js';
+import { refusal } from './refusal.js';
 
 function presentsToken(request: FastifyRequest, token: string) {
   const header = String(request.headers.authorization ?? '');
@@ -46,7 +47,7 @@ export function registerReportRoutes(app: FastifyInstance, services: Services) {
       if (!raw || typeof raw !== 'object' || !('size' in raw)) return reply.code(415).send({ code: 40000, data: null, message: 'error.validation' });
       if (!raw.bytes) {
         const intake: Intake = { stored: [], duplicates: [], refused: [] };
-        await refuse(services, intake, { reason: 'too_large', detail: `a message of ${raw.size} bytes (REPORT_MAX_BYTES ${cap})` });
+        await refuse(services, intake, refusal('too_large', 'message_too_large', { bytes: raw.size, cap, smart_count: raw.size }));
         return reply.code(413).send({ code: 41300, data: intake, message: 'error.too_large' });
       }
       const intake = await takeReportMessage(services, raw.bytes);

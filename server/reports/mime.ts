@@ -69,13 +69,13 @@ export function mimeParts(raw: Buffer): MimePart[] {
 }
 
 function walk(text: string, depth: number, parts: MimePart[]) {
-  if (depth > limits.depth) throw new ReportRefused('malformed', 'multipart nested too deeply');
+  if (depth > limits.depth) throw new ReportRefused('malformed', 'mime_depth', { max: limits.depth });
   const { head, body } = splitHead(text);
   const headers = headersOf(head);
   const type = valueAndParams(headers['content-type'] || 'text/plain');
   if (type.value.startsWith('multipart/')) {
     const boundary = type.params.boundary;
-    if (!boundary) throw new ReportRefused('malformed', 'multipart without boundary');
+    if (!boundary) throw new ReportRefused('malformed', 'mime_no_boundary');
     const delimiter = `--${boundary}`;
     const sections = body.split(delimiter);
     // The preamble before the first delimiter, the epilogue after the closing one ("--…--").
@@ -85,7 +85,7 @@ function walk(text: string, depth: number, parts: MimePart[]) {
     }
     return;
   }
-  if (parts.length >= limits.parts) throw new ReportRefused('malformed', `more than ${limits.parts} MIME parts`);
+  if (parts.length >= limits.parts) throw new ReportRefused('malformed', 'mime_parts', { max: limits.parts, smart_count: limits.parts });
   const disposition = valueAndParams(headers['content-disposition']);
   parts.push({
     contentType: type.value,

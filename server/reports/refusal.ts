@@ -1,12 +1,36 @@
-/** Why a report was refused (never stored): the reason is a short word operators filter on, the detail says more. */
-export type RefusalReason = 'too_large' | 'bomb' | 'not_a_report' | 'malformed' | 'entities' | 'unknown_domain' | 'no_report';
+/**
+ * Why a report was refused (never stored): the reason is a short word operators filter on, the
+ * detail says more, as a message key with its parameters (resources/messages-*.ts,
+ * `report_refused`), so that each operator reads it in their language.
+ */
+import type { ServerMessages } from '../../resources/messages-en.js';
 
-export class ReportRefused extends Error {
+export type RefusalReason = 'too_large' | 'bomb' | 'not_a_report' | 'malformed' | 'entities' | 'unknown_domain' | 'no_report';
+export type RefusalDetailKey = keyof ServerMessages['report_refused'];
+export type RefusalParams = Record<string, string | number>;
+
+export interface Refusal {
+  reason: RefusalReason;
+  /** The message key, e.g. "report_refused.zip_entries". */
+  detail: `report_refused.${RefusalDetailKey}`;
+  params: RefusalParams;
+}
+
+/** A refusal; texts from the reporter (names, parser errors) are cut short, they only help to recognise it. */
+export function refusal(reason: RefusalReason, key: RefusalDetailKey, params: RefusalParams = {}): Refusal {
+  return { reason, detail: `report_refused.${key}`, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, 200) : value])) };
+}
+
+export class ReportRefused extends Error implements Refusal {
+  readonly detail: Refusal['detail'];
+  readonly params: RefusalParams;
   constructor(
     readonly reason: RefusalReason,
-    readonly detail: string,
+    key: RefusalDetailKey,
+    params: RefusalParams = {},
   ) {
-    super(`${reason}: ${detail}`);
+    super(`${reason}: ${key} ${JSON.stringify(params)}`);
+    ({ detail: this.detail, params: this.params } = refusal(reason, key, params));
   }
 }
 

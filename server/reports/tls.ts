@@ -49,7 +49,7 @@ export function isTlsDocument(data: Buffer) {
 
 const dateOf = (value: string, what: string) => {
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new ReportRefused('malformed', `TLS report: ${what} is no date`);
+  if (Number.isNaN(date.getTime())) throw new ReportRefused('malformed', 'tls_date', { field: what });
   return date;
 };
 
@@ -58,10 +58,10 @@ export function parseTls(data: Buffer): TlsReport {
   try {
     json = JSON.parse(data.toString('utf8'));
   } catch (error) {
-    throw new ReportRefused('malformed', `TLS report: ${(error as Error).message.slice(0, 200)}`);
+    throw new ReportRefused('malformed', 'tls_unreadable', { error: (error as Error).message });
   }
   const parsed = tlsReportSchema.safeParse(json);
-  if (!parsed.success) throw new ReportRefused('malformed', `TLS report: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new ReportRefused('malformed', 'tls_invalid', { issues: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')} ${i.message}`).join('; ') });
   const r = parsed.data;
   return {
     orgName: r['organization-name'],

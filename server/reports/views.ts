@@ -18,6 +18,15 @@ export type Policy = 'none' | 'quarantine' | 'reject';
 const firstDay = (days: number) => daysAgo(days - 1).slice(0, 10);
 const dayList = (days: number) => Array.from({ length: days }, (_, i) => daysAgo(days - 1 - i).slice(0, 10));
 const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
+/** A refusal's detail parameters (none for rows kept from before they had them). */
+const paramsOf = (json: string): Record<string, string | number> => {
+  try {
+    const params = JSON.parse(json);
+    return params && typeof params === 'object' && !Array.isArray(params) ? params : {};
+  } catch {
+    return {};
+  }
+};
 
 /** The queries the views run, by name (tests/api/reports.test.ts checks that each reads indexes). */
 export const reportQueries = {
@@ -87,7 +96,7 @@ export const reportQueries = {
       .groupBy(['d.id', 'd.name', 'd.name_unicode', 'r.kind'])
       .orderBy(sql`sum(r.failed)`, 'desc')
       .limit(50),
-  refusals: (db: Db, since: string) => db.selectFrom('report_refusal').select(['id', 'received_at', 'reason', 'detail']).where('received_at', '>=', since).orderBy('received_at', 'desc').limit(20),
+  refusals: (db: Db, since: string) => db.selectFrom('report_refusal').select(['id', 'received_at', 'reason', 'detail', 'detail_params']).where('received_at', '>=', since).orderBy('received_at', 'desc').limit(20),
 };
 
 async function latestReports(db: Db, kind: ReportKind, domainId: number | undefined, since: string) {
@@ -142,7 +151,8 @@ export async function dmarcView(db: Db, config: Pick<Config, 'dnsServers' | 'rep
     const affected = policy === 'none' ? 0 : failing;
     return { policy, affected, share: share(affected, total), forwarded: policy === 'none' ? 0 : forwarded };
   });
-  const current = domain.dmarc_policy ?? 'quarantine';
+  // Nothing chosen: none, as the DNS page proposes (start with reports only).
+  const current = domain.dmarc_policy ?? 'none';
   return {
     domain_id: domain.id,
     days: [...byDay.values()],
@@ -193,6 +203,6 @@ export async function installationSummary(db: Db, days: number) {
   return {
     days: series,
     domains: domains.map((d) => ({ domain_id: Number(d.domain_id), name: d.name, name_unicode: d.name_unicode, kind: d.kind, messages: Number(d.messages), failed: Number(d.failed), reports: Number(d.reports) })),
-    refused: { total: Number(refusedCount?.n ?? 0), latest: refusals.map((r) => ({ ...r, id: Number(r.id) })) },
+    refused: { total: Number(refusedCount?.n ?? 0), latest: refusals.map(({ detail_params, ...r }) => ({ ...r, id: Number(r.id), params: paramsOf(detail_params) })) },
   };
 }

@@ -2,7 +2,7 @@
  * The step between a right password and a session, the same in every area: a person with a
  * second factor gets a pending sign-in (error 40103 with a short-lived token and the methods
  * they can use) instead of a session; a person a policy requires one of, and who has none, gets
- * one that leads through enrolment. Everyone else goes on to their session as before.
+ * one that leads through enrolment (an authenticator app or a passkey). Everyone else goes on to their session as before.
  */
 import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
@@ -36,7 +36,7 @@ export async function requireSecondStep(ctx: CallContext, holder: Holder, how: s
   const token = await issueChallenge(db, enrol ? 'sign_in_enrol' : 'sign_in', holder, how);
   throw new AppError('secondFactor', enrol ? 'error.second_factor_enrol' : 'error.second_factor_needed', {
     token,
-    methods: enrol ? ['totp'] : methods,
+    methods: enrol ? ['totp', 'passkey'] : methods,
     enrol,
     expires_in: CHALLENGE_MINUTES * 60,
   });

@@ -1,7 +1,8 @@
 /**
- * Who must have a second factor: every operator, when a superadmin says so; a customer's team
- * members, when the customer says so. Such a person without one is led through enrolment at
- * their next sign-in (gate.ts).
+ * Who must have a second factor, in one place: every operator, when a superadmin says so; a
+ * customer's logins (the customer's own and its team's), when the customer says so; the owners
+ * of the customer's mailboxes in the mail area, when the customer says so. Such a person without
+ * one is led through enrolment at their next sign-in (gate.ts).
  */
 import { now } from '../core/time.js';
 import type { Db } from '../db/index.js';
@@ -9,6 +10,7 @@ import type { Holder } from './holders.js';
 
 export const OPERATORS = 'operators';
 export const teamScope = (customerId: number) => `team:${customerId}`;
+export const mailboxesScope = (customerId: number) => `mailboxes:${customerId}`;
 
 export async function isRequired(db: Db, scope: string): Promise<boolean> {
   const row = await db.selectFrom('second_factor_policy').select('required').where('scope', '=', scope).executeTakeFirst();
@@ -24,10 +26,19 @@ export async function setRequired(db: Db, scope: string, required: boolean): Pro
     .execute();
 }
 
-/** The policy a person is under, if any (mailbox owners are under none). */
+/** The policy a person is under, if any. */
 export async function mustHaveSecondFactor(db: Db, holder: Holder): Promise<boolean> {
-  if (holder.kind === 'operator') return isRequired(db, OPERATORS);
-  if (holder.kind !== 'customer') return false;
-  const login = await db.selectFrom('user').select('owner_id').where('id', '=', holder.id).executeTakeFirst();
-  return login?.owner_id != null && (await isRequired(db, teamScope(Number(login.owner_id))));
+  switch (holder.kind) {
+    case 'operator':
+      return isRequired(db, OPERATORS);
+    case 'customer': {
+      // The customer's team policy covers the customer's own login too: it is the team's strongest key.
+      const login = await db.selectFrom('user').select(['id', 'owner_id']).where('id', '=', holder.id).executeTakeFirst();
+      return login !== undefined && (await isRequired(db, teamScope(Number(login.owner_id ?? login.id))));
+    }
+    case 'mailbox': {
+      const box = await db.selectFrom('mailbox').select('owner_id').where('id', '=', holder.id).executeTakeFirst();
+      return box !== undefined && (await isRequired(db, mailboxesScope(Number(box.owner_id))));
+    }
+  }
 }

@@ -8,7 +8,9 @@ import { audit } from '../core/audit.js';
 import { idSchema } from '../../resources/define.js';
 import { defineCall, type Auth, type CallContext, type CallSpec } from '../core/calls.js';
 import { AppError, notFound } from '../core/errors.js';
+import type { Db } from '../db/index.js';
 import type { HolderKind } from '../db/schema.js';
+import { confirmation, confirmIdentity } from './confirm-identity.js';
 import { holderEntry, holderOf, holderRecord, areaOf, type Holder } from './holders.js';
 import { passkeyName, token, totpCode, webAuthnResponse } from './inputs.js';
 import { listPasskeys, registerPasskey, registrationOptions, removePasskey } from './passkeys.js';
@@ -38,6 +40,17 @@ export async function secondFactorInfo(ctx: CallContext, holder: Holder) {
   };
 }
 
+/**
+ * Under a policy (policy.ts) a person keeps one second factor: the last one goes only after another
+ * is added. Otherwise the next sign-in would lead them through enrolment again, and a stolen
+ * session could take the factor away.
+ */
+async function keepLastFactor(db: Db, holder: Holder, going: 'totp' | { passkeys: number }) {
+  if (!(await mustHaveSecondFactor(db, holder))) return;
+  const left = going === 'totp' ? (await listPasskeys(db, holder)).length : going.passkeys - 1 + ((await hasTotp(db, holder)) ? 1 : 0);
+  if (left < 1) throw new AppError('conflict', 'error.second_factor_last');
+}
+
 export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
   const auth = authOf[kind];
   const base = `/api/${areaOf[kind]}/second_factor`;
@@ -63,7 +76,7 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
       input: z.object({}),
       async handler(_input, ctx) {
         const holder = holderOf(ctx.actor);
-        return startTotp(ctx.services.db, holder, await totpNames(ctx, holder));
+        return startTotp(ctx.services, holder, await totpNames(ctx, holder));
       },
     }),
     defineCall({
@@ -79,7 +92,7 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
         const { db, limiter } = ctx.services;
         const key = `second-factor:${holder.kind}:${holder.id}`;
         await limiter.beforeSignIn(key, ctx.ip);
-        if (!(await acceptTotpCode(db, holder, input.code, true))) {
+        if (!(await acceptTotpCode(ctx.services, holder, input.code, true))) {
           await limiter.failedSignIn(key, ctx.ip);
           throw new AppError('badCode', 'error.bad_second_factor_code');
         }
@@ -94,12 +107,15 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
       auth,
       keys: false,
       tag,
-      summary: 'Turn the authenticator app off; its recovery codes go with it. Passkeys stay.',
-      input: z.object({}),
-      async handler(_input, ctx) {
+      summary:
+        'Turn the authenticator app off; its recovery codes go with it. Passkeys stay. Under a policy that requires a second factor, refused when it is the last one (error.second_factor_last). `confirmation`: the caller\'s password or a current code from the app (a wrong one counts like a wrong sign-in).',
+      input: z.object({ confirmation }),
+      async handler(input, ctx) {
         const holder = holderOf(ctx.actor);
         const { db } = ctx.services;
+        await confirmIdentity(ctx, input.confirmation);
         const wasOn = await hasTotp(db, holder);
+        if (wasOn) await keepLastFactor(db, holder, 'totp');
         await removeTotp(db, holder);
         await removeRecoveryCodes(db, holder);
         if (wasOn) await logOwn(ctx, holder, 'totp_disable');
@@ -112,12 +128,14 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
       auth,
       keys: false,
       tag,
-      summary: 'Replace the recovery codes with ten new ones (the old ones stop working); answers them, shown this once. Needs TOTP on.',
-      input: z.object({}),
-      async handler(_input, ctx) {
+      summary:
+        'Replace the recovery codes with ten new ones (the old ones stop working); answers them, shown this once. Needs TOTP on. `confirmation`: the caller\'s password or a current code from the app.',
+      input: z.object({ confirmation }),
+      async handler(input, ctx) {
         const holder = holderOf(ctx.actor);
         const { db } = ctx.services;
         if (!(await hasTotp(db, holder))) throw new AppError('conflict', 'error.totp_not_on');
+        await confirmIdentity(ctx, input.confirmation);
         const recovery_codes = await renewRecoveryCodes(db, holder);
         await logOwn(ctx, holder, 'recovery_codes_renew');
         return { recovery_codes };
@@ -158,10 +176,12 @@ export function secondFactorCalls(kind: HolderKind): CallSpec<any, any>[] {
       auth,
       keys: false,
       tag,
-      summary: "Remove one of the caller's passkeys.",
+      summary: "Remove one of the caller's passkeys. Under a policy that requires a second factor, the last one is refused (error.second_factor_last) until another is added.",
       input: z.object({ id: idSchema }),
       async handler(input, ctx) {
         const holder = holderOf(ctx.actor);
+        const passkeys = await listPasskeys(ctx.services.db, holder);
+        if (passkeys.some((p) => p.id === input.id)) await keepLastFactor(ctx.services.db, holder, { passkeys: passkeys.length });
         const name = await removePasskey(ctx.services.db, holder, input.id);
         if (name === undefined) throw notFound();
         await logOwn(ctx, holder, 'passkey_remove', { name });

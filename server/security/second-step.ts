@@ -4,8 +4,9 @@
  * address, growing waits) and wear the pending sign-in out; then the area's own sign-in makes the
  * session, exactly as after a password.
  */
-import { accountById, signIn } from '../accounts/sign-in.js';
-import { countWrongPassword } from '../accounts/sign-in-throttle.js';
+import type { Locale } from '../../resources/customer.js';
+import { accountById, guessedOwner, signIn } from '../accounts/sign-in.js';
+import { countWrongPassword, type GuessedOwner } from '../accounts/sign-in-throttle.js';
 import { audit } from '../core/audit.js';
 import type { CallContext } from '../core/calls.js';
 import { AppError } from '../core/errors.js';
@@ -38,10 +39,35 @@ export async function checkSecondFactor(ctx: CallContext, pending: Challenge & {
     return;
   }
   await countWrongAttempt(db, pending.id);
-  await countWrongPassword(ctx, key, undefined);
+  // Someone who knows the password is guessing codes: the owner is told, once an hour.
+  await countWrongPassword(ctx, key, await guessedOwnerOf(ctx, pending.holder), 'second_factor');
   const record = await holderRecord(db, pending.holder);
   if (record) await audit(db, ctx, holderEntry(pending.holder, record, 'second_factor_failed', { method }));
   throw method === 'passkey' ? new AppError('badCode', 'error.passkey_failed') : wrongCode();
+}
+
+/** Whom to tell when their second factor is being guessed, and in which language. */
+async function guessedOwnerOf(ctx: CallContext, holder: Holder): Promise<GuessedOwner | undefined> {
+  const { db } = ctx.services;
+  switch (holder.kind) {
+    case 'customer': {
+      const account = await accountById(ctx, holder.id);
+      return account && guessedOwner(account);
+    }
+    case 'operator': {
+      const operator = await db.selectFrom('admin').select(['email', 'locale']).where('id', '=', holder.id).executeTakeFirst();
+      return operator && { kind: 'operator', id: holder.id, email: operator.email, locale: operator.locale as Locale };
+    }
+    case 'mailbox': {
+      const box = await db
+        .selectFrom('mailbox')
+        .innerJoin('user', 'user.id', 'mailbox.owner_id')
+        .select(['mailbox.address', 'mailbox.owner_id', 'user.locale'])
+        .where('mailbox.id', '=', holder.id)
+        .executeTakeFirst();
+      return box && { kind: 'mailbox', id: holder.id, email: box.address, locale: box.locale as Locale, customerId: Number(box.owner_id) };
+    }
+  }
 }
 
 /** Makes the session in the person's area, as its password sign-in does; the pending sign-in is used up. */

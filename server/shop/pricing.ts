@@ -53,7 +53,7 @@ async function customerRefusal(db: Db, activity: Activity, customerId: number | 
       .where('owner_id', '=', customerId)
       .where('released_at', 'is', null)
       .executeTakeFirstOrThrow();
-    if (Number(used.n) >= activity.per_customer_limit) return { key: 'shop.code_used_up_by_you', params: { limit: activity.per_customer_limit } };
+    if (Number(used.n) >= activity.per_customer_limit) return { key: 'shop.code_used_up_by_you', params: { limit: activity.per_customer_limit, smart_count: activity.per_customer_limit } };
   }
   if (activity.first_order_only) {
     const earlier = await db

@@ -1,14 +1,28 @@
 /**
  * Products: a storage product has a size (and maybe a period), a points product the points it
- * grants; never both. A price is one a card can pay.
+ * grants; never both. A price is one a card can pay. A product orders refer to is not deleted
+ * (it is taken off sale instead).
  */
-import { fieldError } from '../core/errors.js';
-import type { ResourceBehaviour } from '../core/resource-calls.js';
+import { AppError, fieldError } from '../core/errors.js';
+import type { Change, ResourceBehaviour, WriteContext } from '../core/resource-calls.js';
 import { formatMoney } from './order-mail.js';
 import { largestCardCharge } from './stripe.js';
 
+async function refuseDeleteWithOrders(change: Change, ctx: WriteContext) {
+  const product = change.before!;
+  const { orders } = await ctx.trx
+    .selectFrom('shop_order')
+    .select((eb) => eb.fn.countAll<number | string>().as('orders'))
+    .where('product_id', '=', Number(product.id))
+    .executeTakeFirstOrThrow();
+  if (Number(orders) > 0) {
+    throw new AppError('conflict', 'shop.product_has_orders', { orders: Number(orders), smart_count: Number(orders), name_en: product.name_en, name_zh: product.name_zh, visible: product.visible });
+  }
+}
+
 export const productBehaviour: ResourceBehaviour = {
-  check(change, ctx) {
+  async check(change, ctx) {
+    if (change.op === 'delete') return refuseDeleteWithOrders(change, ctx);
     const p = change.after!;
     if (p.kind === 'storage') {
       if (p.storage_size == null) throw fieldError('storage_size', 'validation.required');

@@ -13,6 +13,7 @@ import { findOrder, type Order } from './orders.js';
 import { changePoints } from './points.js';
 import { refundCardPayment, stripeOf } from './stripe.js';
 import { transition, type Who } from './transitions.js';
+import { formatBytes } from '../../resources/bytes.js';
 
 export type RefundTo = 'points' | 'original';
 
@@ -30,7 +31,14 @@ async function takeBackStorage(trx: Db, order: Order) {
   const summary = await capacityOf(trx, Number(order.owner_id));
   const capacity = summary.capacity - lost;
   if (lost > 0 && summary.allocated > capacity) {
-    throw new AppError('conflict', 'shop.refund_capacity_in_use', { allocated: summary.allocated, capacity, lower_by: summary.allocated - capacity });
+    throw new AppError('conflict', 'shop.refund_capacity_in_use', {
+      allocated: summary.allocated,
+      capacity,
+      lower_by: summary.allocated - capacity,
+      allocated_text: formatBytes(summary.allocated),
+      capacity_text: formatBytes(capacity),
+      lower_by_text: formatBytes(summary.allocated - capacity),
+    });
   }
   if (extended) await trx.updateTable('storage').set({ expires_at: restoredExpiry, next_notice_at: restoredExpiry && at, updated_at: at }).where('id', '=', block.id).execute();
   else await trx.deleteFrom('storage').where('id', '=', block.id).execute();

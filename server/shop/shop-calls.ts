@@ -17,6 +17,9 @@ import { now } from '../core/time.js';
 import { activity as activityResource } from '../../resources/activity.js';
 import { order as orderResource } from '../../resources/order.js';
 import { MAX_MONEY } from '../../resources/shop.js';
+import { product as productResource } from '../../resources/product.js';
+import { listConditions, listParams, searchIndexes } from '../core/list-query.js';
+import { searchTableOf } from '../db/migrations/helpers.js';
 import type { ProductRow } from '../db/schema.js';
 import type { Db } from '../db/index.js';
 import { offersFor } from './pricing.js';
@@ -33,12 +36,20 @@ const shopListInput = z.object({
   page: wholeNumber(1, 10_000).default(1),
   page_size: wholeNumber(1, 100).default(50),
   kind: z.enum(['storage', 'points']).optional(),
+  /** Searched in the product's names, as the operators' product list searches them. */
+  q: listParams.shape.q,
 });
 
 /** Visible products in their order, each with today's offer for this customer (or a newcomer). */
 async function visibleProducts(db: Db, params: z.output<typeof shopListInput> & { code?: string }, ctx: CallContext, customerId?: number) {
   let query = db.selectFrom('product').where('visible', '=', 1);
   if (params.kind) query = query.where('kind', '=', params.kind);
+  if (params.q) {
+    const { dialect } = ctx.services;
+    const indexed = dialect === 'sqlite' ? (await searchIndexes(db)).get(searchTableOf(productResource.table)) : undefined;
+    const search = listConditions(productResource, dialect, { filter: {}, q: params.q }, indexed);
+    query = query.where((eb) => eb.and(search(eb)));
+  }
   const [rows, count] = await Promise.all([
     query
       .select(productColumns)
@@ -104,7 +115,7 @@ export const shopCalls = [
     reads: true,
     auth: 'public',
     tag: 'product',
-    summary: 'Visible products with today\'s promoted price (offer: price, discount, amount, bonus_points), the shop currency and whether card payment is offered.',
+    summary: 'Visible products (q: searched in their names) with today\'s promoted price (offer: price, discount, amount, bonus_points), the shop currency and whether card payment is offered.',
     input: shopListInput,
     handler: (params, ctx) => visibleProducts(ctx.services.db, params, ctx),
   }),
@@ -114,7 +125,7 @@ export const shopCalls = [
     reads: true,
     auth: 'customer',
     tag: 'admin/product',
-    summary: 'Visible products with the price this customer pays today (promotions they may still use); `code` tries a promotion code; one that gives nothing is refused saying why (shop.unknown_code, code_not_for_product, code_not_started, code_ended, code_used_up, code_used_up_by_you, code_first_order_only).',
+    summary: 'Visible products (q: searched in their names) with the price this customer pays today (promotions they may still use); `code` tries a promotion code; one that gives nothing is refused saying why (shop.unknown_code, code_not_for_product, code_not_started, code_ended, code_used_up, code_used_up_by_you, code_first_order_only).',
     input: shopListInput.extend({ code: z.string().trim().max(32).optional() }),
     handler: (params, ctx) => visibleProducts(ctx.services.db, params, ctx, ctx.actor.customerId),
   }),

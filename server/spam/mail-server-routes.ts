@@ -3,8 +3,11 @@
  * MAIL_SERVER_TOKEN (HTTP basic auth for the maps, which rspamd sends from the map's URL; a bearer
  * token for reports):
  * - settings.map: "default", domain names and mailbox addresses with their own setting → "off" or
- *   "on:<junk>:<reject>" (an alias domain as its target domain);
+ *   "on:<junk>:<reject>";
  * - lists.map: "<domain or mailbox address>|<sender address or domain>" → allow or block;
+ * both also under every alias domain of the domain (an alias domain as its target domain, and a
+ * mailbox's entries at its address there: rspamd sees the address the sender wrote, before Postfix
+ * rewrites it to the mailbox's own);
  * - report: one message's result (reports.ts).
  * The maps answer with an ETag: rspamd asks every few seconds, and an unchanged map costs a 304.
  */
@@ -35,31 +38,58 @@ function presentsToken(request: FastifyRequest, token: string) {
   return false;
 }
 
+/** A mailbox's address at an alias domain of its domain. */
+const atAliasDomain = (row: { local_part: string; alias_domain: string }) => `${row.local_part}@${row.alias_domain}`;
+
 export async function settingsMap(services: Services): Promise<string> {
   const { db } = services;
   const defaults = await defaultsOf(db);
-  const domains = await db.selectFrom('spam_setting as s').innerJoin('domain as d', 'd.id', 's.domain_id').select(['d.name as key', 's.filter', 's.junk_tenths', 's.reject_tenths']).where('s.mailbox_id', 'is', null).execute();
+  const settings = ['s.filter', 's.junk_tenths', 's.reject_tenths'] as const;
+  const domains = await db.selectFrom('spam_setting as s').innerJoin('domain as d', 'd.id', 's.domain_id').select(['d.name as key', ...settings]).where('s.mailbox_id', 'is', null).execute();
+  // Each join below is an index read: alias_domain by target_domain_id, domain and mailbox by id.
   const aliasDomains = await db
     .selectFrom('spam_setting as s')
     .innerJoin('alias_domain as ad', 'ad.target_domain_id', 's.domain_id')
     .innerJoin('domain as a', 'a.id', 'ad.alias_domain_id')
-    .select(['a.name as key', 's.filter', 's.junk_tenths', 's.reject_tenths'])
+    .select(['a.name as key', ...settings])
     .where('s.mailbox_id', 'is', null)
     .execute();
-  const mailboxes = await db.selectFrom('spam_setting as s').innerJoin('mailbox as m', 'm.id', 's.mailbox_id').select(['m.address as key', 's.filter', 's.junk_tenths', 's.reject_tenths']).execute();
-  const lines = [`default ${value(defaults)}`, ...[...domains, ...aliasDomains, ...mailboxes].map((row) => `${row.key} ${value(row)}`)];
+  const mailboxes = await db.selectFrom('spam_setting as s').innerJoin('mailbox as m', 'm.id', 's.mailbox_id').select(['m.address as key', ...settings]).execute();
+  const mailboxesElsewhere = await db
+    .selectFrom('spam_setting as s')
+    .innerJoin('mailbox as m', 'm.id', 's.mailbox_id')
+    .innerJoin('alias_domain as ad', 'ad.target_domain_id', 'm.domain_id')
+    .innerJoin('domain as a', 'a.id', 'ad.alias_domain_id')
+    .select(['m.local_part', 'a.name as alias_domain', ...settings])
+    .execute();
+  const rows = [...domains, ...aliasDomains, ...mailboxes, ...mailboxesElsewhere.map((row) => ({ ...row, key: atAliasDomain(row) }))];
+  const lines = [`default ${value(defaults)}`, ...rows.map((row) => `${row.key} ${value(row)}`)];
   return `# Maildesk spam settings (a mailbox's, else its domain's, else the default)\n${lines.join('\n')}\n`;
 }
 
 export async function listsMap(services: Services): Promise<string> {
-  const rows = await services.db
+  const { db } = services;
+  const rows = await db
     .selectFrom('spam_list as l')
     .innerJoin('domain as d', 'd.id', 'l.domain_id')
     .leftJoin('mailbox as m', 'm.id', 'l.mailbox_id')
     .select(['d.name as domain', 'm.address as mailbox', 'l.sender', 'l.action'])
     .orderBy('l.id')
     .execute();
-  const lines = rows.map((row) => `${row.mailbox ?? row.domain}|${row.sender} ${row.action}`);
+  // The same entries at each alias domain of the list's domain (alias_domain by target_domain_id).
+  const elsewhere = await db
+    .selectFrom('spam_list as l')
+    .innerJoin('alias_domain as ad', 'ad.target_domain_id', 'l.domain_id')
+    .innerJoin('domain as a', 'a.id', 'ad.alias_domain_id')
+    .leftJoin('mailbox as m', 'm.id', 'l.mailbox_id')
+    .select(['a.name as alias_domain', 'm.local_part', 'l.sender', 'l.action'])
+    .orderBy('l.id')
+    .orderBy('a.id')
+    .execute();
+  const lines = [
+    ...rows.map((row) => `${row.mailbox ?? row.domain}|${row.sender} ${row.action}`),
+    ...elsewhere.map((row) => `${row.local_part === null ? row.alias_domain : atAliasDomain({ local_part: row.local_part, alias_domain: row.alias_domain })}|${row.sender} ${row.action}`),
+  ];
   return `# Maildesk allow and block lists: recipient (mailbox or domain)|sender (address or domain)\n${lines.join('\n')}\n`;
 }
 

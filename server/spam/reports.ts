@@ -14,9 +14,13 @@ export const reportInput = z.object({
   direction: z.enum(['in', 'out']),
   user: z.string().max(320).optional(),
   recipients: z.array(z.string().max(320)).max(1000),
+  /** Recipients the message was taken off (their block list, or their reject score) while the others received it. */
+  refused: z.array(z.string().max(320)).max(1000).optional(),
   action: z.string().max(32),
   verdict: z.string().max(32),
   score: z.number().finite(),
+  /** When rspamd scored it (Unix seconds): a report it sends again after the panel was down counts on that day. */
+  at: z.number().int().optional(),
 });
 export type ScanReport = z.output<typeof reportInput>;
 
@@ -36,13 +40,20 @@ export async function takeReport(services: Services, report: ScanReport) {
     await countSubmission(services, box, await defaultsOf(db));
     return;
   }
-  const names = [...new Set(report.recipients.map((r) => r.toLowerCase().split('@')[1]).filter(Boolean))];
+  const domainOf = (address: string) => address.toLowerCase().split('@')[1];
+  const names = [...new Set(report.recipients.map(domainOf).filter(Boolean))];
   if (names.length === 0) return;
-  const domains = await db.selectFrom('domain').select('id').where('name', 'in', oneOf(db, names)).execute();
-  const rejected = report.action === 'reject' ? 1 : 0;
-  const junked = !rejected && report.verdict === 'junk' ? 1 : 0;
-  const day = dayOf(nowMs());
-  for (const { id } of domains) {
+  const domains = await db.selectFrom('domain').select(['id', 'name']).where('name', 'in', oneOf(db, names)).execute();
+  // A domain whose every recipient was taken off the message counts it as refused, as a refused message.
+  const refused = new Set((report.refused ?? []).map((r) => r.toLowerCase()));
+  const allRefused = (name: string) => report.recipients.filter((r) => domainOf(r) === name).every((r) => refused.has(r.toLowerCase()));
+  // The day it was scored, unless rspamd's clock says a time to come or older than the figures go.
+  const now = nowMs();
+  const at = report.at === undefined ? now : report.at * 1000;
+  const day = dayOf(at > now + 300_000 || at < now - 30 * 86_400_000 ? now : at);
+  for (const { id, name } of domains) {
+    const rejected = report.action === 'reject' || allRefused(name) ? 1 : 0;
+    const junked = !rejected && report.verdict === 'junk' ? 1 : 0;
     await db
       .insertInto('spam_day')
       .values({ domain_id: Number(id), day, received: 1, junked, rejected })

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { fieldSchema, staff } from '../../resources/define.js';
 import { defineCall } from '../core/calls.js';
+import { AppError } from '../core/errors.js';
 import { daysAgo } from '../core/time.js';
 import { ticketFigures } from '../support/stats.js';
 import { refreshSummary } from './business.js';
@@ -21,7 +22,11 @@ export const statCalls = [
     input: z.object({ period: z.enum(['30d', '12m']).default('30d'), refresh: fieldSchema({ kind: 'boolean' }).default(0) }),
     async handler({ period, refresh }, ctx) {
       const { db } = ctx.services;
-      if (refresh) await refreshSummary(db);
+      if (refresh) {
+        // Bringing the summary up to date writes it: a read-only key may read the figures, not refresh them.
+        if (ctx.actor.kind === 'operator' && ctx.actor.apiKey?.access === 'read') throw new AppError('forbidden', 'error.api_key_read_only');
+        await refreshSummary(db);
+      }
       const weekAgo = daysAgo(7);
       const count = sql<number>`count(*)`;
       const [customers, newCustomers, verified, guestMessages, newGuestMessages, mail] = await Promise.all([

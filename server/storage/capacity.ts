@@ -95,9 +95,9 @@ export async function checkMailboxQuota(
 ) {
   if (!lockedAllocation) await lockCustomer(trx, dialect, request.ownerId);
   const summary = lockedAllocation ?? (await allocationOf(trx, request.ownerId));
-  if (request.quota > summary.storage_max) throw fieldError('quota', 'validation.quota_above_storage_max', { max: summary.storage_max });
+  if (request.quota > summary.storage_max) throw fieldError('quota', 'validation.quota_above_storage_max', { max: summary.storage_max, max_text: formatBytes(summary.storage_max) });
   if (request.domainMaxQuota > 0 && request.quota > request.domainMaxQuota) {
-    throw fieldError('quota', 'validation.quota_above_domain_max', { max: request.domainMaxQuota });
+    throw fieldError('quota', 'validation.quota_above_domain_max', { max: request.domainMaxQuota, max_text: formatBytes(request.domainMaxQuota) });
   }
   const needed = request.quota - request.previousQuota;
   if (needed > 0 && summary.allocated + needed > summary.capacity) {

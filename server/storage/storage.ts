@@ -4,6 +4,7 @@ import type { ResourceBehaviour } from '../core/resource-calls.js';
 import { capacityOf, lockCustomer } from './capacity.js';
 import { now } from '../core/time.js';
 import { asStoredTime, firstNoticeAt } from './expiry.js';
+import { formatBytes } from '../../resources/bytes.js';
 
 /** The bytes a block adds to its customer's capacity right now (none once expired). */
 const contribution = (block: Record<string, unknown> | undefined) =>
@@ -27,7 +28,7 @@ export const storageBehaviour: ResourceBehaviour = {
     const summary = await capacityOf(ctx.trx, ownerId);
     const capacity = summary.capacity - contribution(change.before) + contribution(change.op === 'update' ? change.after : undefined);
     if (capacity < summary.capacity && summary.allocated > capacity) {
-      throw new AppError('conflict', 'error.capacity_in_use', { capacity, allocated: summary.allocated });
+      throw new AppError('conflict', 'error.capacity_in_use', { capacity, allocated: summary.allocated, capacity_text: formatBytes(capacity), allocated_text: formatBytes(summary.allocated) });
     }
   },
 };

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { AppError, fieldError } from '../core/errors.js';
-import { newFileKey, type FileStore } from '../core/files.js';
+import { newFileKey, type FileStore } from '../core/file-store.js';
 import { defineJob } from '../core/jobs.js';
 import type { Services } from '../core/services.js';
+import { formatBytes } from '../../resources/bytes.js';
 
 /** A file from a multipart post (server/app.ts keeps its name beside the content). */
 export interface UploadedFile {
@@ -73,11 +74,11 @@ export interface CheckedFile {
 
 /** Refuses too many, too large, or files whose content is not of an allowed kind matching their name. */
 export function checkAttachments(files: UploadedFile[], config: Pick<Config, 'attachmentMaxBytes' | 'attachmentMaxCount'>): CheckedFile[] {
-  if (files.length > config.attachmentMaxCount) throw fieldError('attachments', 'validation.too_many_files', { max: config.attachmentMaxCount });
+  if (files.length > config.attachmentMaxCount) throw fieldError('attachments', 'validation.too_many_files', { max: config.attachmentMaxCount, smart_count: config.attachmentMaxCount });
   return files.map((file) => {
     const fileName = cleanFileName(file.filename);
     if (file.data.length > config.attachmentMaxBytes) {
-      throw new AppError('tooLarge', 'error.attachment_too_large', { name: fileName, max: config.attachmentMaxBytes });
+      throw new AppError('tooLarge', 'error.attachment_too_large', { name: fileName, max: config.attachmentMaxBytes, max_text: formatBytes(config.attachmentMaxBytes) });
     }
     if (file.data.length === 0) throw fieldError('attachments', 'validation.empty_file', { name: fileName });
     const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';

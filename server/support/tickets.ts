@@ -282,7 +282,7 @@ export async function appendMessage(ctx: Ctx, input: AppendInput) {
       let changes: TicketChanges = {};
       if (ctx.actor.kind === 'customer') {
         if (ticket.status === 'closed' && ticket.closed_at && isoAfter(ticket.closed_at, services.config.ticketReopenDays) < at) {
-          throw new AppError('conflict', 'error.ticket_closed', { days: services.config.ticketReopenDays });
+          throw new AppError('conflict', 'error.ticket_closed', { days: services.config.ticketReopenDays, smart_count: services.config.ticketReopenDays });
         }
         // The customer's turn is over (or a closed ticket reopens): the operators' clock runs from the first unanswered message.
         const waiting = ticket.status === 'open' && ticket.waiting_since ? ticket.waiting_since : at;

@@ -82,7 +82,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       return { status: response.status, body };
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (controller.signal.aborted) throw new ApiError(TIMEOUT_CODE, 'app.error.timeout', 0, { seconds: limit / 1000 });
+      if (controller.signal.aborted) throw new ApiError(TIMEOUT_CODE, 'app.error.timeout', 0, { seconds: limit / 1000, smart_count: limit / 1000 });
       throw new ApiError(NETWORK_CODE, 'app.error.network', 0);
     } finally {
       clearTimeout(timer);

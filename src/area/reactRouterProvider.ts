@@ -16,6 +16,7 @@ import {
   Routes,
   UNSAFE_DataRouterContext,
   UNSAFE_DataRouterStateContext,
+  UNSAFE_NavigationContext,
   useBlocker,
   useInRouterContext,
   useLocation,
@@ -27,14 +28,33 @@ import {
 /** Blocking a navigation needs a data router (BrowserRouter is not one: forms do not block). */
 const useCanBlock = () => Boolean(useContext(UNSAFE_DataRouterContext) && useContext(UNSAFE_DataRouterStateContext));
 
-/** A navigate function that stays the same across navigations (react-router's changes with each one). */
+/** A change of the query alone: "this page, with other parameters". */
+const onlyQuery = (to: unknown) => (typeof to === 'string' ? to.startsWith('?') : typeof to === 'object' && to !== null && !(to as { pathname?: string }).pathname && 'search' in to);
+
+/**
+ * A navigate function that stays the same across navigations (react-router's changes with each one).
+ * A change of the query alone belongs to the page it was made on: once the router has moved to
+ * another page, it is dropped. react-admin applies a list's typed search 500 ms after the last
+ * keystroke, and then on the next tick; a row clicked in between opens its record, and the late
+ * search would take the person back to the list (seen on a busy CI machine, past ListPage's check).
+ */
 const useNavigate = (): RouterNavigateFunction => {
   const navigate = useReactRouterNavigate() as RouterNavigateFunction;
-  const latest = useRef(navigate);
+  const { pathname } = useLocation();
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  const latest = useRef({ navigate, pathname });
   useEffect(() => {
-    latest.current = navigate;
-  }, [navigate]);
-  return useCallback((...args: Parameters<RouterNavigateFunction>) => latest.current(...args), []) as RouterNavigateFunction;
+    latest.current = { navigate, pathname };
+  }, [navigate, pathname]);
+  return useCallback(
+    (...args: Parameters<RouterNavigateFunction>) => {
+      // Where the router is now, even before the page for it is drawn (BrowserRouter: the browser's address).
+      const now = (navigator as { location?: { pathname: string } }).location?.pathname ?? window.location.pathname;
+      if (onlyQuery(args[0]) && now !== latest.current.pathname) return;
+      return latest.current.navigate(...args);
+    },
+    [navigator],
+  ) as RouterNavigateFunction;
 };
 
 const RouterWrapper = ({ children }: { basename?: string; children: ReactNode }) => createElement(Fragment, null, children);

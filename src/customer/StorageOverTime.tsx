@@ -22,6 +22,7 @@ import { formatBytes } from '../screens/bytes';
 import { formatMoney } from '../shop/formatMoney';
 import { useCapacity } from '../storage/CapacitySummary';
 import { RenewButton } from '../storage/Renewal';
+import { formatDate } from '../screens/shownDates';
 
 const DAY = 86_400_000;
 
@@ -43,7 +44,7 @@ function useBlocks() {
 
 const useDate = () => {
   const [locale] = useLocaleState();
-  return (iso: string) => new Date(iso).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en-US');
+  return (iso: string) => formatDate(iso, locale);
 };
 
 export function StorageBanners() {

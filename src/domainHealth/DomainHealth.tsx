@@ -26,6 +26,7 @@ import { useState } from 'react';
 import { Button, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { useAreaCall } from '../area/useAreaCall';
 import { confirm } from '../dialogs/store';
+import { formatDateTime } from '../screens/shownDates';
 
 type Status = 'ok' | 'missing' | 'wrong';
 
@@ -61,7 +62,7 @@ function StatusChip({ status }: { status: Status }) {
 
 function useTime() {
   const [locale] = useLocaleState();
-  return (iso: string) => new Date(iso).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB');
+  return (iso: string) => formatDateTime(iso, locale);
 }
 
 function MtaStsCard({ id, mtaSts }: { id: unknown; mtaSts: WatchView['mta_sts'] }) {

@@ -9,7 +9,7 @@ import type { I18nProvider, TranslationMessages } from 'ra-core';
 import type { Screen } from '../screens/screen';
 import { appAreaEn } from './app-area-en';
 import { appAreaZh } from './app-area-zh';
-import { currentLocale, locales, setLocale, type Locale } from './index';
+import { countingProvider, currentLocale, locales, setLocale, type Locale } from './index';
 import { mailAreaEn } from './mail-area-en';
 import { mailAreaZh } from './mail-area-zh';
 import { raChinese } from './ra-zh';
@@ -24,6 +24,8 @@ import { domainHealthEn } from '../domainHealth/texts-en';
 import { domainHealthZh } from '../domainHealth/texts-zh';
 import { importsEn } from '../imports/texts-en';
 import { importsZh } from '../imports/texts-zh';
+import { shopEn } from '../shop/texts-en';
+import { shopZh } from '../shop/texts-zh';
 import { textsEn } from './texts-en';
 import { textsZh } from './texts-zh';
 
@@ -41,8 +43,8 @@ export function deepMerge(a: Tree, b: Tree): Tree {
 
 const base: Record<Locale, Tree> = {
   // Each feature's texts over the ones before it.
-  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn, importsEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
-  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh, importsZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
+  en: ([textsEn, appAreaEn, mailAreaEn, spamEn, mailCopyEn, reportsEn, domainHealthEn, importsEn, shopEn] as Tree[]).reduce(deepMerge, englishMessages as Tree),
+  zh: ([textsZh, appAreaZh, mailAreaZh, spamZh, mailCopyZh, reportsZh, domainHealthZh, importsZh, shopZh] as Tree[]).reduce(deepMerge, raChinese as Tree),
 };
 
 /** Every text of a language; `screens` names the resources of an area. */
@@ -56,7 +58,7 @@ export function messagesOf(locale: Locale, screens: Screen[] = []): TranslationM
 
 /** The i18nProvider of an area; changing its language changes the whole app's. */
 export function createI18nProvider(screens: Screen[]): I18nProvider {
-  const provider = polyglotI18nProvider((locale) => messagesOf(locale as Locale, screens), currentLocale(), [...locales], { allowMissing: true });
+  const provider = countingProvider(polyglotI18nProvider((locale) => messagesOf(locale as Locale, screens), currentLocale(), [...locales], { allowMissing: true }));
   return {
     ...provider,
     changeLocale: async (locale: string, options?: unknown) => {

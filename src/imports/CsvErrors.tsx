@@ -12,7 +12,7 @@ export function CsvErrors({ errors }: { errors: CsvError[] }) {
   const translate = useTranslate();
   return (
     <div className="csv-errors">
-      <Typography variant="subtitle1" color="error">{translate('app.imports.errors_title', { count: errors.length })}</Typography>
+      <Typography variant="subtitle1" color="error">{translate('app.imports.errors_title', { smart_count: errors.length })}</Typography>
       <Table size="small">
         <TableHead>
           <TableRow>

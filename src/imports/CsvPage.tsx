@@ -11,8 +11,9 @@ import { Button, Title, useTranslate } from 'react-admin';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 import { CsvErrors } from './CsvErrors';
-import { download, useRuns, type CsvError, type ImportReport, type ImportRun } from './importsApi';
+import { download, runSource, useRuns, type CsvError, type ImportReport, type ImportRun } from './importsApi';
 import { ReportView, RunProgress } from './Report';
+import { useShownDates } from '../screens/shownDates';
 
 export function CsvPage({ area }: { area: 'admin' | 'manage' }) {
   const translate = useTranslate();
@@ -60,7 +61,7 @@ export function CsvPage({ area }: { area: 'admin' | 'manage' }) {
           <Button label="app.imports.choose_file" component="label" variant="outlined" className="csv-choose">
             <input hidden type="file" accept=".csv,text/csv" className="csv-file" onChange={(e) => void choose(e.target.files?.[0])} />
           </Button>
-          {file && <Typography variant="body2" className="csv-file-name" data-user-data>{translate('app.imports.file_chosen', { name: file.name, rows })}</Typography>}
+          {file && <Typography variant="body2" className="csv-file-name" data-user-data>{translate('app.imports.file_chosen', { name: file.name, smart_count: rows })}</Typography>}
         </Box>
         <Box sx={{ display: 'flex', gap: 2, mb: 2 }}>
           <Button label="app.imports.check" variant="contained" disabled={!file} onClick={check} className="csv-check" />
@@ -87,6 +88,7 @@ export function CsvPage({ area }: { area: 'admin' | 'manage' }) {
 /** The area's last runs, each with its state. */
 export function RunsCard() {
   const translate = useTranslate();
+  const shown = useShownDates();
   const { data } = useRuns();
   return (
     <SectionCard title="app.imports.runs_title" className="import-runs">
@@ -95,11 +97,12 @@ export function RunsCard() {
       ) : (
         data.list.slice(0, 10).map((run) => (
           <Box key={run.id} sx={{ mb: 1 }} className="import-runs-row">
-            <Typography variant="caption" data-user-data>
-              #{run.id} {run.kind} {run.source} — {run.created_at.slice(0, 16).replace('T', ' ')} UTC
+            <Typography variant="caption">
+              #{run.id} {translate(`app.imports.kind_${run.kind}`)}
+              {runSource(run) && <span data-user-data> ({runSource(run)})</span>} — {shown.dateTime(run.created_at)}
             </Typography>
             <Typography variant="body2">
-              {translate(`app.imports.state_${run.state}`, { done: run.done, total: run.total, created: Object.values(run.created).reduce((a, b) => a + b, 0), error: run.error ?? '' })}
+              {translate(`app.imports.state_${run.state}`, { done: run.done, total: run.total, smart_count: run.total, created: Object.values(run.created).reduce((a, b) => a + b, 0), error: run.error ?? '' })}
             </Typography>
           </Box>
         ))

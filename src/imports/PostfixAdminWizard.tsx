@@ -2,7 +2,11 @@
  * The operators' import wizard: the PostfixAdmin database (a read-only connection string), the
  * customer each of its domains goes to, the dry run's report, then the import with its progress.
  */
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import Autocomplete from '@mui/material/Autocomplete';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -13,11 +17,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Title, useTranslate } from 'react-admin';
+import { Button, Title, useTranslate, type HttpError } from 'react-admin';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 import { RunsCard } from './CsvPage';
-import type { ImportReport, ImportRun } from './importsApi';
+import { countPhrases, type ImportReport, type ImportRun } from './importsApi';
 import { ReportView, RunProgress } from './Report';
 
 interface SourceDomain {
@@ -71,12 +75,17 @@ export function PostfixAdminWizard() {
   const [choices, setChoices] = useState<Record<string, Customer | null>>({});
   const [report, setReport] = useState<ImportReport>();
   const [runId, setRunId] = useState<number>();
+  const [shown, setShown] = useState(false);
+  // The server's refusals of a named field (the source, the mapping), translated, shown at that field.
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const mapping = () => Object.entries(choices).map(([domain, c]) => ({ domain, customer_id: c?.id ?? null }));
   const quietly = async (work: () => Promise<void>) => {
+    setErrors({});
     try {
       await work();
-    } catch {
-      // The warning has said why.
+    } catch (error) {
+      // A refusal that names no field has been said by the WARNING alert.
+      setErrors((error as HttpError).body?.errors ?? {});
     }
   };
   const read = () =>
@@ -98,14 +107,34 @@ export function PostfixAdminWizard() {
         <Box component="pre" sx={{ mb: 2, fontSize: 13 }}>
           {'mysql://user:password@host/postfixadmin\nmariadb://user:password@host/postfixadmin\npostgres://user:password@host/postfixadmin\nmysql://user:password@host/postfixadmin?table_prefix=pfa_'}
         </Box>
-        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-          <TextField size="small" fullWidth type="password" label={translate('app.imports.source')} value={source} onChange={(e) => setSource(e.target.value)} inputProps={{ className: 'import-source-url', autoComplete: 'off' }} />
+        <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+          <TextField
+            size="small"
+            fullWidth
+            type={shown ? 'text' : 'password'}
+            label={translate('app.imports.source')}
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            error={Boolean(errors.source)}
+            helperText={errors.source}
+            FormHelperTextProps={{ className: 'import-source-error' }}
+            inputProps={{ className: 'import-source-url', autoComplete: 'off', spellCheck: false }}
+            InputProps={{
+              endAdornment: (
+                <InputAdornment position="end">
+                  <IconButton size="small" onClick={() => setShown(!shown)} aria-label={translate(shown ? 'app.imports.hide_source' : 'app.imports.show_source')} className="import-source-show">
+                    {shown ? <VisibilityOffIcon fontSize="small" /> : <VisibilityIcon fontSize="small" />}
+                  </IconButton>
+                </InputAdornment>
+              ),
+            }}
+          />
           <Button label="app.imports.read_source" variant="contained" disabled={!source.trim()} onClick={read} className="import-read" />
         </Box>
       </SectionCard>
       {inspected && (
         <SectionCard title="app.imports.mapping_title" className="import-mapping">
-          <Typography variant="body2" sx={{ mb: 2 }}>{translate('app.imports.mapping_intro', inspected.totals)}</Typography>
+          <Typography variant="body2" sx={{ mb: 2 }}>{translate('app.imports.mapping_intro', countPhrases(translate, inspected.totals))}</Typography>
           <Table size="small">
             <TableHead>
               <TableRow>
@@ -118,7 +147,7 @@ export function PostfixAdminWizard() {
                 <TableRow key={d.name} className="import-domain">
                   <TableCell>
                     <Typography variant="body2">{d.name}</Typography>
-                    <Typography variant="caption">{d.backup_mx ? translate('app.imports.backup_mx') : translate('app.imports.holds', { mailboxes: d.mailboxes, aliases: d.aliases })}</Typography>
+                    <Typography variant="caption">{d.backup_mx ? translate('app.imports.backup_mx') : translate('app.imports.holds', countPhrases(translate, { mailboxes: d.mailboxes, aliases: d.aliases }))}</Typography>
                   </TableCell>
                   <TableCell>
                     <CustomerPicker domain={d.name} value={choices[d.name] ?? null} onChange={(c) => setChoices({ ...choices, [d.name]: c })} />
@@ -127,6 +156,11 @@ export function PostfixAdminWizard() {
               ))}
             </TableBody>
           </Table>
+          {errors.mapping && (
+            <Typography variant="body2" color="error" sx={{ mt: 1 }} className="import-mapping-error">
+              {errors.mapping}
+            </Typography>
+          )}
           <Box sx={{ mt: 2 }}>
             <Button label="app.imports.dry_run" variant="contained" onClick={dryRun} disabled={!Object.values(choices).some(Boolean)} className="import-dry-run" />
           </Box>

@@ -49,7 +49,7 @@ export function ReportView({ report }: { report: ImportReport }) {
       {schemes && <Alert severity="info" sx={{ mb: 1 }}>{translate('app.imports.weak_brought', { schemes })}</Alert>}
       {report.capacity.map((c) => (
         <Alert key={c.customer_id} severity="warning" sx={{ mb: 1 }} className="import-capacity">
-          {translate('app.imports.capacity_short', { customer: c.customer_id, shortfall: formatBytes(c.shortfall) })}
+          {translate('app.imports.capacity_short', { customer: c.customer_name ? `${c.customer_name} (${c.customer_email})` : c.customer_email || `#${c.customer_id}`, shortfall: formatBytes(c.shortfall) })}
         </Alert>
       ))}
       <Typography variant="subtitle1">{translate('app.imports.conflicts')}</Typography>
@@ -97,7 +97,7 @@ export function RunProgress({ id }: { id: number }) {
     <div className={`import-run import-run-${run.state}`}>
       <LinearProgress variant="determinate" value={run.total ? (100 * run.done) / run.total : run.state === 'done' ? 100 : 0} sx={{ mb: 1 }} />
       <Typography variant="body2" className="import-run-state" sx={{ mb: 1 }}>
-        {translate(`app.imports.state_${run.state}`, { done: run.done, total: run.total, created: made, error: run.error ?? '' })}
+        {translate(`app.imports.state_${run.state}`, { done: run.done, total: run.total, smart_count: run.total, created: made, error: run.error ?? '' })}
       </Typography>
       {run.state === 'done' && <Counts create={run.report.create} created={run.created} />}
     </div>

@@ -18,7 +18,7 @@ export function WeakHashesCard() {
         <Typography variant="body2">{translate('app.imports.weak_none')}</Typography>
       ) : (
         <>
-          <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.weak_intro', { total: data.total })}</Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>{translate('app.imports.weak_intro', { smart_count: data.total })}</Typography>
           <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">
             {data.schemes.map((s) => (
               <Chip key={s.scheme} label={`${s.scheme}: ${s.count}`} className="weak-hash-scheme" data-user-data />

@@ -96,7 +96,7 @@ export function JobsPage() {
           {failed.data?.list.map((job) => (
             <Box key={job.id} className="failed-job" sx={{ borderTop: 1, borderColor: 'divider', py: 1 }}>
               <Typography variant="subtitle2">
-                {job.name} · {translate('app.jobs.attempts', { attempts: job.attempts, max: job.max_attempts })}
+                {job.name} · {translate('app.jobs.attempts', { attempts: job.attempts, smart_count: job.max_attempts })}
               </Typography>
               <Typography variant="body2" color="error" className="job-error">
                 {job.last_error}

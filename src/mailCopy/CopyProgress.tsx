@@ -5,6 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { unfinished, type MailCopy } from './mailCopyApi';
+import { formatDateTime } from '../screens/shownDates';
 
 const colour = { queued: 'default', running: 'info', done: 'success', failed: 'error' } as const;
 
@@ -28,8 +29,8 @@ export function CopyProgress({ copy, showAddress }: { copy: MailCopy; showAddres
       <Typography variant="body2" color="text.secondary" className="mail-copy-progress">
         {counting
           ? translate('app.mail_copy.counting')
-          : `${translate('app.mail_copy.progress', { done: copy.done_messages, total: copy.total_messages })} · ${translate('app.mail_copy.copied', { copied: copy.copied_messages })}`}
-        {copy.finished_at ? ` · ${translate('app.mail_copy.ended', { at: new Date(copy.finished_at).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB') })}` : ''}
+          : `${translate('app.mail_copy.progress', { done: copy.done_messages, smart_count: copy.total_messages })} · ${translate('app.mail_copy.copied', { copied: copy.copied_messages })}`}
+        {copy.finished_at ? ` · ${translate('app.mail_copy.ended', { at: formatDateTime(copy.finished_at, locale) })}` : ''}
       </Typography>
       {copy.error && (
         <Typography variant="body2" color="error" className="mail-copy-error">

@@ -26,7 +26,7 @@ export const mailCopyEn = {
       started_domain: '%{smart_count} copy has started |||| %{smart_count} copies have started',
       none: 'No mail has been brought here yet.',
       from: 'From %{user} at %{host}:%{port}',
-      progress: '%{done} of %{total} messages in the mailbox',
+      progress: '%{done} of %{smart_count} message in the mailbox |||| %{done} of %{smart_count} messages in the mailbox',
       copied: '%{copied} copied by this run',
       counting: 'Looking at the old server…',
       ended: 'Ended %{at}',

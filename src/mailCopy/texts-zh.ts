@@ -30,7 +30,7 @@ export const mailCopyZh: Texts<typeof mailCopyEn> = {
       started_domain: '已开始 %{smart_count} 个复制任务',
       none: '尚未向此邮箱搬迁过邮件。',
       from: '来源：%{host}:%{port} 上的 %{user}',
-      progress: '邮箱中已有 %{done} / %{total} 封邮件',
+      progress: '邮箱中已有 %{done} / %{smart_count} 封邮件',
       copied: '本次复制了 %{copied} 封',
       counting: '正在查看旧服务器…',
       ended: '结束于 %{at}',

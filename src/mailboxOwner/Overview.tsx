@@ -17,7 +17,7 @@ import { SectionCard } from '../area/SectionCard';
 import { UsageBar } from '../area/UsageBar';
 import { outOfOfficeState } from '../rules/RuleStatus';
 import { useRules } from '../rules/rulesApi';
-import { formatDateText } from '../screens/dates';
+import { formatDateTime } from '../screens/shownDates';
 import { useMailbox } from './useMailbox';
 
 function RulesFigures() {
@@ -35,7 +35,7 @@ function RulesFigures() {
       />
       <Figure
         label="app.mail_area.menu.forwarding"
-        value={<span className="overview-forwarding">{translate(forwarding ? 'app.rules.fwd.short.on' : 'app.rules.fwd.short.off', { count: rules.forwarding.addresses.length })}</span>}
+        value={<span className="overview-forwarding">{translate(forwarding ? 'app.rules.fwd.short.on' : 'app.rules.fwd.short.off', { smart_count: rules.forwarding.addresses.length })}</span>}
         hint={<Link to="/mail/forwarding">{translate('app.mail_area.overview.change')}</Link>}
       />
     </>
@@ -110,7 +110,7 @@ export function MailboxOverview() {
                   <TableBody>
                     {mailbox.recent_sign_ins.map((signIn, i) => (
                       <TableRow key={`${signIn.at}-${i}`} className="overview-sign-in">
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateText(signIn.at, locale, true)}</TableCell>
+                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(signIn.at, locale)}</TableCell>
                         <TableCell data-user-data>{signIn.ip ?? '—'}</TableCell>
                         {/* What the browser calls itself, as it sent it: data, not wording. */}
                         <TableCell data-user-data sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>

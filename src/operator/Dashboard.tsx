@@ -70,7 +70,7 @@ export function OperatorDashboard() {
           <Figure label="app.business.customers_new" value={business!.totals.customers_new} />
           <Figure
             label="app.business.renewals_due"
-            value={translate('app.business.renewals_figure', { blocks: business!.renewals_due_30d.blocks, bytes: formatBytes(business!.renewals_due_30d.bytes) })}
+            value={translate('app.business.renewals_figure', { smart_count: business!.renewals_due_30d.blocks, bytes: formatBytes(business!.renewals_due_30d.bytes) })}
           />
           <Figure label="app.stat.guest_messages" value={data.guest_messages.total} hint={translate('app.stat.new_7d', { count: data.guest_messages.new_7d })} />
           <Figure label="app.stat.mail_failed_7d" value={data.mail_7d.failed} hint={translate('app.stat.mail_sent_7d') + ' ' + data.mail_7d.sent} />

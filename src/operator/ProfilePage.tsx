@@ -1,8 +1,9 @@
 /** /manage/profile: who is signed in, and a password change. */
 import Box from '@mui/material/Box';
 import { useQuery } from '@tanstack/react-query';
-import { DateField, Labeled, RecordContextProvider, TextField, FunctionField, Title, useLocaleState, useTranslate } from 'react-admin';
+import { Labeled, RecordContextProvider, TextField, FunctionField, Title, useTranslate } from 'react-admin';
 import type { OperatorInfo } from '../authProvider/operator';
+import { DateTimeField } from '../screens/fields';
 import { PasswordCard } from '../area/PasswordCard';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
@@ -10,7 +11,6 @@ import { useAreaCall } from '../area/useAreaCall';
 export function OperatorProfilePage() {
   const call = useAreaCall();
   const translate = useTranslate();
-  const [locale] = useLocaleState();
   const { data } = useQuery({ queryKey: ['me', 'info'], queryFn: () => call<OperatorInfo>('POST', 'me/info') });
   return (
     <Box sx={{ mt: 2 }} className="operator-profile">
@@ -26,16 +26,16 @@ export function OperatorProfilePage() {
                 <FunctionField render={(r) => translate(`app.enum.role.${r.role}`)} />
               </Labeled>
               <Labeled label="resources.admin.fields.last_login_at">
-                <DateField source="last_login_at" showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />
+                <DateTimeField source="last_login_at" />
               </Labeled>
               <Labeled label="resources.admin.fields.created_at">
-                <DateField source="created_at" showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />
+                <DateTimeField source="created_at" />
               </Labeled>
             </Box>
           </RecordContextProvider>
         </SectionCard>
       )}
-      <PasswordCard path="me/update_password" />
+      <PasswordCard path="me/update_password" apiKeys />
     </Box>
   );
 }

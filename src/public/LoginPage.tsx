@@ -9,7 +9,7 @@ import { TextField } from './TextField';
 import { Alert, Tabs, TextLink } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
-import { useReturnPath } from './returnPath';
+import { useReturnPath, withNext } from './returnPath';
 import { orSecondStep, type PendingSignIn } from '../security/pending';
 import { PasskeySignInButton, SecondStep } from '../security/SecondStep';
 
@@ -26,7 +26,7 @@ export function LoginPage() {
   const [pending, setPending] = useState<PendingSignIn>();
 
   const enter = (account: CustomerSignedIn) =>
-    account.is_verified ? navigate(next, { replace: true }) : navigate(`/verify?email=${encodeURIComponent(account.email)}`, { replace: true });
+    account.is_verified ? navigate(next, { replace: true }) : navigate(withNext(`/verify?email=${encodeURIComponent(account.email)}`, next, '/admin'), { replace: true });
 
   const submit = form.submit(async ({ email, password, code }) => {
     if (mode === 'password') return orSecondStep(async () => enter(await signIn.withPassword({ email, password })), setPending);
@@ -72,7 +72,7 @@ export function LoginPage() {
       </form>
       <PasskeySignInButton<CustomerSignedIn> area="admin" onSignedIn={enter} />
       <div className="form-card-links">
-        <TextLink to="/register">{t('app.login.to_register')}</TextLink>
+        <TextLink to={withNext('/register', next, '/admin')}>{t('app.login.to_register')}</TextLink>
         <TextLink to="/forgot_password">{t('app.login.forgot')}</TextLink>
       </div>
     </FormCard>

@@ -6,16 +6,19 @@ import { TextField } from './TextField';
 import { TextLink } from './ui';
 import { useApiForm } from './useApiForm';
 import { usePublicI18n } from './usePublicI18n';
+import { useReturnPath, withNext } from './returnPath';
 
 export function RegisterPage() {
   const { t } = usePublicI18n();
   const navigate = useNavigate();
+  // The page wanted before signing in, kept through verification.
+  const next = useReturnPath('/admin');
   const form = useApiForm({ email: '', username: '', password: '', confirm: '' });
 
   const submit = form.submit(async ({ email, username, password, confirm }) => {
     if (password !== confirm) return form.setErrors({ confirm: t('app.profile.mismatch') });
     await publicApi({ method: 'POST', path: '/api/admin/login/register', params: { email, password, ...(username ? { username } : {}) } });
-    navigate(`/verify?email=${encodeURIComponent(email.trim().toLowerCase())}`, { state: { sent: true } });
+    navigate(withNext(`/verify?email=${encodeURIComponent(email.trim().toLowerCase())}`, next, '/admin'), { state: { sent: true } });
   });
 
   return (
@@ -28,7 +31,7 @@ export function RegisterPage() {
         <SubmitButton busy={form.busy}>{t('app.register.submit')}</SubmitButton>
       </form>
       <div className="form-card-links">
-        <TextLink to="/login">{t('app.register.have_account')}</TextLink>
+        <TextLink to={withNext('/login', next, '/admin')}>{t('app.register.have_account')}</TextLink>
       </div>
     </FormCard>
   );

@@ -18,6 +18,7 @@ import { Button, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { SectionCard } from '../area/SectionCard';
 import { Copyable } from '../mail/domains/DnsRecords';
 import { REPORT_DAYS, useDmarcReport, useTlsReport, useUpdatePolicy, type DmarcReportView, type Policy, type ReceivedReport, type TlsReportView } from './reportsApi';
+import { useShownDates } from '../screens/shownDates';
 
 const charts = () => import('./ReportCharts');
 const DmarcDaysChart = lazy(() => charts().then((m) => ({ default: m.DmarcDaysChart })));
@@ -32,16 +33,18 @@ function DaysCard({ view }: { view: DmarcReportView }) {
   return (
     <SectionCard title="app.reports.days_title" className="reports-dmarc-days">
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {translate('app.reports.intro', { address: reportsAddressOf(view.policy.record) || '—', days: REPORT_DAYS })}
+        {reportsAddressOf(view.policy.record)
+          ? translate('app.reports.intro', { address: reportsAddressOf(view.policy.record), smart_count: REPORT_DAYS })
+          : translate('app.reports.intro_no_address')}
       </Typography>
       {view.totals.messages === 0 ? (
         <Alert severity="info" className="reports-none">
-          {translate('app.reports.no_reports', { days: REPORT_DAYS })}
+          {translate('app.reports.no_reports', { smart_count: REPORT_DAYS })} {translate('app.reports.no_reports_yet')}
         </Alert>
       ) : (
         <>
           <Typography variant="body2" className="reports-totals">
-            {translate('app.reports.totals', { messages: view.totals.messages, fail: view.totals.fail, share: view.totals.share_failing })}
+            {translate('app.reports.totals', { smart_count: view.totals.messages, fail: view.totals.fail, share: view.totals.share_failing })}
           </Typography>
           <Suspense fallback={null}>
             <DmarcDaysChart view={view} />
@@ -109,7 +112,7 @@ function AdviceCard({ view }: { view: DmarcReportView }) {
         <Stack spacing={1}>
           {view.advice.map((a) => (
             <Alert key={`${a.kind}-${a.organisation}`} severity={a.kind === 'forwarded' ? 'info' : 'warning'} className={`reports-advice-item reports-advice-${a.kind}`}>
-              {translate(`app.reports.advice.${a.kind}`, { organisation: a.organisation, messages: a.messages, addition: a.spf_addition ?? '' })}
+              {translate(`app.reports.advice.${a.kind}`, { organisation: a.organisation, smart_count: a.messages, addition: a.spf_addition ?? '' })}
             </Alert>
           ))}
         </Stack>
@@ -148,7 +151,7 @@ function PolicyCard({ view, domainId, domainName }: { view: DmarcReportView; dom
                 {translate(`app.reports.policy.${o.policy}`)}
               </Typography>
               <Typography variant="body2" className="reports-policy-affected" color={o.affected ? 'warning.main' : 'text.secondary'}>
-                {o.policy === 'none' ? translate('app.reports.not_affected') : translate('app.reports.affected', { affected: o.affected, share: o.share }) + (o.forwarded ? translate('app.reports.affected_forwarded', { forwarded: o.forwarded }) : '')}
+                {o.policy === 'none' ? translate('app.reports.not_affected') : translate('app.reports.affected', { smart_count: o.affected, share: o.share }) + (o.forwarded ? translate('app.reports.affected_forwarded', { forwarded: o.forwarded }) : '')}
               </Typography>
             </Box>
             {o.policy === view.policy.current ? <Typography variant="caption">{translate('app.reports.current')}</Typography> : <Button label="app.reports.choose" variant="outlined" onClick={() => choose(o.policy)} />}
@@ -167,7 +170,14 @@ function PolicyCard({ view, domainId, domainName }: { view: DmarcReportView; dom
 
 function TlsCard({ view }: { view: TlsReportView }) {
   const translate = useTranslate();
-  if (view.totals.successful + view.totals.failed === 0) return null;
+  if (view.totals.successful + view.totals.failed === 0) {
+    // Said, not hidden: what this card will show, and when.
+    return (
+      <SectionCard title="app.reports.tls_title" className="reports-tls">
+        <Alert severity="info" className="reports-tls-none">{translate('app.reports.tls_empty')}</Alert>
+      </SectionCard>
+    );
+  }
   return (
     <SectionCard title="app.reports.tls_title" className="reports-tls">
       <Typography variant="body2" color="text.secondary">
@@ -212,6 +222,7 @@ function TlsCard({ view }: { view: TlsReportView }) {
 
 function ReceivedCard({ reports }: { reports: (ReceivedReport & { kind: 'dmarc' | 'tls' })[] }) {
   const translate = useTranslate();
+  const shown = useShownDates();
   if (!reports.length) return null;
   return (
     <SectionCard title="app.reports.received_title" className="reports-received">
@@ -230,7 +241,7 @@ function ReceivedCard({ reports }: { reports: (ReceivedReport & { kind: 'dmarc' 
             <TableRow key={`${r.kind}-${r.id}`} className="reports-received-row">
               <TableCell>{translate(`app.reports.kind_${r.kind}`)}</TableCell>
               <TableCell data-user-data>{r.org_name}</TableCell>
-              <TableCell>{`${r.begin_at.slice(0, 10)} – ${r.end_at.slice(0, 10)}`}</TableCell>
+              <TableCell>{`${shown.day(r.begin_at)} – ${shown.day(r.end_at)}`}</TableCell>
               <TableCell align="right">{r.messages}</TableCell>
               <TableCell align="right">{r.failed}</TableCell>
             </TableRow>

@@ -10,13 +10,18 @@ import { lazy, Suspense } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { SectionCard } from '../area/SectionCard';
+import { useScreenPaths } from '../screens/paths';
 import { REPORT_DAYS, useReportsSummary } from './reportsApi';
+import { useShownDates } from '../screens/shownDates';
 
 const SummaryChart = lazy(() => import('./ReportCharts').then((m) => ({ default: m.SummaryChart })));
 
 export function OperatorReportsPage() {
   const translate = useTranslate();
+  const shown = useShownDates();
   const { data } = useReportsSummary();
+  // The domain's own page in this area (/manage/domain/update?id=…), where its reports are shown.
+  const domainPaths = useScreenPaths('domain');
   return (
     <Box sx={{ mt: 2 }} className="operator-reports-page">
       <Title title="app.reports.menu" />
@@ -24,7 +29,7 @@ export function OperatorReportsPage() {
         <>
           <SectionCard title="app.reports.summary_title" className="reports-summary">
             <Typography variant="body2" color="text.secondary">
-              {translate('app.reports.summary_intro', { days: REPORT_DAYS })}
+              {translate('app.reports.summary_intro', { smart_count: REPORT_DAYS })}
             </Typography>
             <Suspense fallback={null}>
               <SummaryChart summary={data} />
@@ -45,7 +50,7 @@ export function OperatorReportsPage() {
                 {data.domains.map((d) => (
                   <TableRow key={`${d.domain_id}-${d.kind}`} className="reports-domain-row">
                     <TableCell>
-                      <Link to={`/domain/update?id=${d.domain_id}`}>{d.name_unicode}</Link>
+                      <Link to={domainPaths.update(d.domain_id)} className="reports-domain-link">{d.name_unicode}</Link>
                     </TableCell>
                     <TableCell>{translate(`app.reports.kind_${d.kind}`)}</TableCell>
                     <TableCell align="right">{d.reports}</TableCell>
@@ -60,7 +65,7 @@ export function OperatorReportsPage() {
           </SectionCard>
           <SectionCard title="app.reports.refused_title" className="reports-refused">
             <Typography variant="body2" color="text.secondary">
-              {data.refused.total ? translate('app.reports.refused_intro', { total: data.refused.total, days: REPORT_DAYS }) : translate('app.reports.refused_none')}
+              {data.refused.total ? translate('app.reports.refused_intro', { total: data.refused.total, smart_count: REPORT_DAYS }) : translate('app.reports.refused_none')}
             </Typography>
             {data.refused.latest.length > 0 && (
               <Table size="small">
@@ -73,11 +78,12 @@ export function OperatorReportsPage() {
                 <TableBody>
                   {data.refused.latest.map((r) => (
                     <TableRow key={r.id} className="reports-refused-row">
-                      <TableCell>{`${r.received_at.slice(0, 16).replace('T', ' ')} UTC`}</TableCell>
+                      <TableCell>{shown.dateTime(r.received_at)}</TableCell>
                       <TableCell>
                         <Typography variant="body2">{translate(`app.reports.reason_labels.${r.reason}`, { _: r.reason })}</Typography>
                         <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }} data-user-data>
-                          {r.detail}
+                          {/* A message key with parameters; refusals kept from before carry English text, shown as it is. */}
+                          {translate(r.detail, { _: r.detail, ...r.params })}
                         </Typography>
                       </TableCell>
                     </TableRow>

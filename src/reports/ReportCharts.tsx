@@ -5,18 +5,28 @@
  */
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useTranslate } from 'react-admin';
+import { useShownDates } from '../screens/shownDates';
 import type { DmarcReportView, ReportsSummary, TlsReportView } from './reportsApi';
 
-const short = (day: string) => day.slice(5);
+/**
+ * Days along the x axis, each labelled with its date: every 7th day back from the last (left to
+ * itself, the library drops whichever labels would overlap, and most dates went missing).
+ */
+function useDayAxis(days: string[]) {
+  const { day } = useShownDates();
+  const every = days.length > 14 ? 7 : 1;
+  return [{ scaleType: 'band' as const, data: days, valueFormatter: day, tickLabelInterval: (_value: unknown, index: number) => (days.length - 1 - index) % every === 0, height: 30 }];
+}
 
 export function DmarcDaysChart({ view }: { view: DmarcReportView }) {
   const translate = useTranslate();
   const days = view.days;
+  const xAxis = useDayAxis(days.map((d) => d.day));
   return (
     <BarChart
       className="reports-dmarc-chart"
       height={260}
-      xAxis={[{ scaleType: 'band', data: days.map((d) => short(d.day)) }]}
+      xAxis={xAxis}
       series={[
         { label: translate('app.reports.pass'), data: days.map((d) => d.pass), stack: 'dmarc', color: '#2e7d32' },
         { label: translate('app.reports.fail'), data: days.map((d) => d.fail), stack: 'dmarc', color: '#d32f2f' },
@@ -47,11 +57,12 @@ export function SourcesChart({ view }: { view: DmarcReportView }) {
 
 export function TlsDaysChart({ view }: { view: TlsReportView }) {
   const translate = useTranslate();
+  const xAxis = useDayAxis(view.days.map((d) => d.day));
   return (
     <BarChart
       className="reports-tls-chart"
       height={220}
-      xAxis={[{ scaleType: 'band', data: view.days.map((d) => short(d.day)) }]}
+      xAxis={xAxis}
       series={[
         { label: translate('app.reports.successful'), data: view.days.map((d) => d.successful), stack: 'all', color: '#2e7d32' },
         { label: translate('app.reports.failed'), data: view.days.map((d) => d.failed), stack: 'all', color: '#d32f2f' },
@@ -62,11 +73,12 @@ export function TlsDaysChart({ view }: { view: TlsReportView }) {
 
 export function SummaryChart({ summary }: { summary: ReportsSummary }) {
   const translate = useTranslate();
+  const xAxis = useDayAxis(summary.days.map((d) => d.day));
   return (
     <BarChart
       className="reports-summary-chart"
       height={260}
-      xAxis={[{ scaleType: 'band', data: summary.days.map((d) => short(d.day)) }]}
+      xAxis={xAxis}
       series={[
         { label: translate('app.reports.pass'), data: summary.days.map((d) => d.messages - d.fail), stack: 'dmarc', color: '#2e7d32' },
         { label: translate('app.reports.fail'), data: summary.days.map((d) => d.fail), stack: 'dmarc', color: '#d32f2f' },

@@ -35,7 +35,7 @@ export interface TlsReportView {
 export interface ReportsSummary {
   days: { day: string; messages: number; fail: number; tls_successful: number; tls_failed: number }[];
   domains: { domain_id: number; name: string; name_unicode: string; kind: 'dmarc' | 'tls'; messages: number; failed: number; reports: number }[];
-  refused: { total: number; latest: { id: number; received_at: string; reason: string; detail: string }[] };
+  refused: { total: number; latest: { id: number; received_at: string; reason: string; detail: string; params: Record<string, string | number> }[] };
 }
 
 export const REPORT_DAYS = 30;

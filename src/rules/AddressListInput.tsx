@@ -43,7 +43,7 @@ export function AddressListInput({ source, label, max, validate, helperText }: {
         <AddIcon />
       </Button>
       <FormHelperText error={Boolean(fieldState.error)} className="address-list-helper">
-        <InputHelperText error={fieldState.error?.message} helperText={translate(helperText, { max })} />
+        <InputHelperText error={fieldState.error?.message} helperText={translate(helperText, { max, smart_count: max })} />
       </FormHelperText>
     </Box>
   );

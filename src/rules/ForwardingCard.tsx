@@ -5,6 +5,7 @@
  */
 import Alert from '@mui/material/Alert';
 import { useMemo } from 'react';
+import { useWatch } from 'react-hook-form';
 import { BooleanInput, Form, SaveButton, useNotify, useTranslate } from 'react-admin';
 import { submitCall } from '../area/formCall';
 import { inlineErrorsOnly } from '../area/forms';
@@ -63,10 +64,16 @@ export function ForwardingCard({ rules, save }: { rules: Rules; save: (values: F
       <Form {...inlineErrorsOnly} record={record} onSubmit={submit} validate={(values) => validateForwarding(values as Values)}>
         <BooleanInput source="enabled" label="app.rules.fwd.enabled" />
         <AddressListInput source="addresses" label="app.rules.fwd.addresses" max={MAX_FORWARD_ADDRESSES} helperText="app.rules.fwd.addresses_hint" />
-        <BooleanInput source="keep_copy" label="app.rules.fwd.keep_copy" helperText="app.rules.fwd.keep_copy_hint" />
+        <KeepCopyInput />
         <SaveButton label="ra.action.save" />
       </Form>
       <LastChange rules={rules} />
     </SectionCard>
   );
+}
+
+/** "Keep a copy", whose help says what the switch does as it is now set (it read "Off: …" also when on). */
+function KeepCopyInput() {
+  const keep = useWatch({ name: 'keep_copy' });
+  return <BooleanInput source="keep_copy" label="app.rules.fwd.keep_copy" helperText={keep ? 'app.rules.fwd.keep_copy_hint_on' : 'app.rules.fwd.keep_copy_hint'} className="forwarding-keep-copy" />;
 }

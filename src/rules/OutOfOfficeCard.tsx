@@ -25,7 +25,7 @@ import { useWatch } from 'react-hook-form';
 import { submitCall } from '../area/formCall';
 import { inlineErrorsOnly } from '../area/forms';
 import { SectionCard } from '../area/SectionCard';
-import { formatDateText } from '../screens/dates';
+import { formatDateTime } from '../screens/shownDates';
 import { LastChange, outOfOfficeState } from './RuleStatus';
 import type { OutOfOffice, Rules } from './rulesApi';
 import { WallDateTimeInput } from './WallDateTimeInput';
@@ -85,7 +85,7 @@ function StateNotice({ rules }: { rules: Rules }) {
   const locale = raLocale === 'en' ? 'en' : 'zh';
   const state = outOfOfficeState(rules.out_of_office);
   const values = formValuesOf(rules.out_of_office);
-  const at = (wall: string | null) => (wall ? `${formatDateText(wall, locale, true)} (${values.time_zone})` : '');
+  const at = (wall: string | null) => (wall ? `${formatDateTime(wall, locale)} (${values.time_zone})` : '');
   const text =
     state === 'on' && values.ends_at
       ? translate('app.rules.ooo.state.on_until', { end: at(values.ends_at) })

@@ -1,7 +1,7 @@
 /** What a rule does now, in a sentence, and who changed the rules last (the owner, the customer's team or an operator). */
 import Typography from '@mui/material/Typography';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { formatDateText } from '../screens/dates';
+import { formatDateTime } from '../screens/shownDates';
 import type { OutOfOffice, Rules } from './rulesApi';
 
 /** "mailbox:ann@example.com" (as the audit log names actors) → who, in the reader's words. */
@@ -28,8 +28,8 @@ export function LastChange({ rules }: { rules: Rules }) {
   return (
     <Typography variant="caption" color="text.secondary" component="p" className="rules-last-change" sx={{ mt: 1 }}>
       {rules.updated_by
-        ? translate('app.rules.changed_by', { at: formatDateText(rules.updated_at, raLocale === 'en' ? 'en' : 'zh', true), who: actorText(rules.updated_by, translate) })
-        : translate('app.rules.changed', { at: formatDateText(rules.updated_at, raLocale === 'en' ? 'en' : 'zh', true) })}
+        ? translate('app.rules.changed_by', { at: formatDateTime(rules.updated_at, raLocale === 'en' ? 'en' : 'zh'), who: actorText(rules.updated_by, translate) })
+        : translate('app.rules.changed', { at: formatDateTime(rules.updated_at, raLocale === 'en' ? 'en' : 'zh') })}
     </Typography>
   );
 }

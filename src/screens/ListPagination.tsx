@@ -12,7 +12,7 @@ export function ListPagination() {
   const translate = useTranslate();
   const caption =
     meta?.totalIsEstimate && total != null
-      ? translate(meta.totalIsLowerBound ? 'app.list.total_more_than' : 'app.list.total_about', { total: total.toLocaleString() })
+      ? translate(meta.totalIsLowerBound ? 'app.list.total_more_than' : 'app.list.total_about', { total: total.toLocaleString(), smart_count: total })
       : undefined;
   return (
     <>

@@ -33,10 +33,11 @@ function Inputs({ screen, mode }: { screen: Screen; mode: FormMode }) {
 function FormToolbar({ screen, mode }: { screen: Screen; mode: FormMode }) {
   const paths = useScreenPaths(screen.name);
   const { canAccess } = useCanAccess({ resource: screen.name, action: 'delete' });
+  const Delete = screen.extension.deleteButton ?? DeleteRecordButton;
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      {mode === 'update' && allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={screen.extension.deleteConfirm} />}
+      {mode === 'update' && allows(screen, 'delete') && canAccess && <Delete redirectTo={paths.list} question={screen.extension.deleteConfirm} />}
     </Toolbar>
   );
 }

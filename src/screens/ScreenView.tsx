@@ -12,11 +12,12 @@ function Actions({ screen }: { screen: Screen }) {
   const paths = useScreenPaths(screen.name);
   const { canAccess } = useCanAccess({ resource: screen.name, action: 'delete' });
   const Extra = screen.extension.viewActions;
+  const Delete = screen.extension.deleteButton ?? DeleteRecordButton;
   return (
     <TopToolbar>
       {Extra && <Extra screen={screen} />}
       <ListButton />
-      {allows(screen, 'delete') && canAccess && <DeleteRecordButton redirectTo={paths.list} question={screen.extension.deleteConfirm} />}
+      {allows(screen, 'delete') && canAccess && <Delete redirectTo={paths.list} question={screen.extension.deleteConfirm} />}
     </TopToolbar>
   );
 }

@@ -1,9 +1,11 @@
 /** How a declared field reads in lists and detail pages, by its kind. */
-import { BooleanField, DateField, FunctionField, NumberField, ReferenceField, TextField, useLocaleState, useTranslate } from 'react-admin';
+import { BooleanField, FunctionField, NumberField, ReferenceField, TextField, useRecordContext, useTranslate } from 'react-admin';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import { useScreenNamed } from './areaScreens';
 import { formatBytes } from './bytes';
+import { representationOf } from './representation';
+import { useShownDates } from './shownDates';
 import type { FieldViewProps } from './screen';
 
 export const enumLabelKey = (name: string, value: unknown) => `app.enum.${name}.${String(value)}`;
@@ -44,10 +46,39 @@ function Json({ value }: { value: unknown }) {
   );
 }
 
-/** Dates in the reader's language, not the browser's. */
-function DateTime({ name }: { name: string }) {
-  const [locale] = useLocaleState();
-  return <DateField source={name} showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} />;
+/** A record's moment, as the app writes one in the reader's language (shownDates.ts). */
+export function DateTimeField({ source }: { source: string; label?: string }) {
+  const record = useRecordContext();
+  const { dateTime } = useShownDates();
+  return (
+    <Typography component="span" variant="body2" className="date-time">
+      {dateTime(record?.[source])}
+    </Typography>
+  );
+}
+
+/**
+ * A value in one piece with a '.' or '@' in it (an address, a domain or host name, an IP) reads
+ * whole: no break inside it (one at a hyphen would read as part of it), only after an address's
+ * '@' when its column is narrow. Other text breaks at its spaces.
+ */
+function TextView({ name }: { name: string }) {
+  const record = useRecordContext();
+  const value = record?.[name];
+  if (typeof value !== 'string' || !/^[^\s@]+(@[^\s@]+)?$/.test(value) || !/[@.]/.test(value)) return <TextField data-user-data source={name} />;
+  return <WholeAddress value={value} />;
+}
+
+/** An address, domain or host name drawn whole, with a break allowed only after an address's '@' (TextView). */
+export function WholeAddress({ value }: { value: string }) {
+  const at = value.indexOf('@') + 1;
+  return (
+    <Typography component="span" variant="body2" className="address" data-user-data sx={{ '& > span': { whiteSpace: 'nowrap' } }}>
+      {at > 0 && <span>{value.slice(0, at)}</span>}
+      {at > 0 && <wbr />}
+      <span>{value.slice(at)}</span>
+    </Typography>
+  );
 }
 
 export function FieldView({ name, field, full }: FieldViewProps) {
@@ -59,11 +90,17 @@ export function FieldView({ name, field, full }: FieldViewProps) {
       if (name === 'status') return <FunctionField source={name} render={(record) => <StatusChip value={record[name]} />} />;
       return <FunctionField source={name} render={(record) => <EnumText name={name} value={record[name]} />} />;
     case 'datetime':
-      return <DateTime name={name} />;
+      return <DateTimeField source={name} />;
     case 'bytes':
       return <FunctionField source={name} render={(record) => formatBytes(record[name])} />;
     case 'reference':
-      if (referenced) return <ReferenceField source={name} reference={referenced.name} link={false} />;
+      // The referenced record by the field that names it, read as any such field (an address breaks only after its '@').
+      if (referenced)
+        return (
+          <ReferenceField source={name} reference={referenced.name} link={false}>
+            <TextView name={representationOf(referenced)} />
+          </ReferenceField>
+        );
       return <NumberField source={name} options={{ useGrouping: false }} />;
     case 'integer':
       return <NumberField source={name} options={{ useGrouping: false }} />;
@@ -73,6 +110,6 @@ export function FieldView({ name, field, full }: FieldViewProps) {
     case 'longtext':
       return <TextField data-user-data source={name} sx={full ? { whiteSpace: 'pre-wrap' } : { display: 'block', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} />;
     default:
-      return <TextField data-user-data source={name} />;
+      return <TextView name={name} />;
   }
 }

@@ -92,4 +92,8 @@ export interface ScreenExtension {
   filters?: (area: Area, derived: ReactElement[]) => ReactElement[];
   /** The delete dialog's question (a translation key), when deleting is not simply permanent (mailboxes). */
   deleteConfirm?: string;
+  /** The delete button of lists, forms and view pages, when deleting asks something else first (a product orders refer to). */
+  deleteButton?: ComponentType<{ redirectTo?: string; question?: string }>;
+  /** Buttons of each list row beside view, edit and delete, for those who may update (the row's record context is available). */
+  rowActions?: ComponentType<{ screen: Screen }>;
 }

@@ -1,4 +1,4 @@
-/** Who must have a second factor: a customer's team (the customer account decides), every operator (a superadmin decides). */
+/** Who must have a second factor: a customer's logins, its own included, and its mailbox owners (the customer account decides), every operator (a superadmin decides). */
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
@@ -9,7 +9,7 @@ import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 import { useAccount } from '../customer/useAccount';
 
-function PolicySwitch({ label, hint, checked, disabled, onChange }: { label: string; hint: string; checked: boolean; disabled: boolean; onChange: (on: boolean) => Promise<void> }) {
+function PolicySwitch({ label, hint, checked, disabled, onChange, name = 'second_factor_required' }: { label: string; hint: string; checked: boolean; disabled: boolean; onChange: (on: boolean) => Promise<void>; name?: string }) {
   const translate = useTranslate();
   const [saving, setSaving] = useState(false);
   const change = async (on: boolean) => {
@@ -24,7 +24,7 @@ function PolicySwitch({ label, hint, checked, disabled, onChange }: { label: str
   };
   return (
     <>
-      <FormControlLabel control={<Switch checked={checked} disabled={disabled || saving} onChange={(e) => change(e.target.checked)} name="second_factor_required" />} label={translate(label)} />
+      <FormControlLabel control={<Switch checked={checked} disabled={disabled || saving} onChange={(e) => change(e.target.checked)} name={name} />} label={translate(label)} />
       <Typography variant="body2" color="text.secondary">
         {translate(hint)}
       </Typography>
@@ -32,14 +32,16 @@ function PolicySwitch({ label, hint, checked, disabled, onChange }: { label: str
   );
 }
 
-/** The customer account's switch for its team members (team members do not see it). */
+/** The customer account's switches for its logins (its own included) and its mailbox owners (team members do not see them). */
 export function TeamPolicyCard() {
   const call = useAreaCall();
   const queryClient = useQueryClient();
   const { data: account } = useAccount();
   const isOwner = Boolean(account?.is_owner);
-  const { data } = useQuery({ queryKey: ['team-policy'], enabled: isOwner, queryFn: () => call<{ required: boolean }>('GET', 'second_factor/team_policy') });
-  if (!isOwner || !data) return null;
+  const { data } = useQuery({ queryKey: ['team-policy'], enabled: isOwner, queryFn: () => call<{ required: boolean; you_must_enrol: boolean }>('GET', 'second_factor/team_policy') });
+  const { data: mailboxes } = useQuery({ queryKey: ['mailbox-policy'], enabled: isOwner, queryFn: () => call<{ required: boolean }>('GET', 'second_factor/mailbox_policy') });
+  const translate = useTranslate();
+  if (!isOwner || !data || !mailboxes) return null;
   return (
     <SectionCard title="app.second_factor.title" className="team-policy-card">
       <PolicySwitch
@@ -49,6 +51,21 @@ export function TeamPolicyCard() {
         disabled={false}
         onChange={async (required) => {
           queryClient.setQueryData(['team-policy'], await call('POST', 'second_factor/update_team_policy', { required }));
+        }}
+      />
+      {data.you_must_enrol && (
+        <Typography variant="body2" color="warning.main" className="team-policy-you-enrol">
+          {translate('app.second_factor.team_policy_you_enrol')}
+        </Typography>
+      )}
+      <PolicySwitch
+        name="mailbox_second_factor_required"
+        label="app.second_factor.mailbox_policy"
+        hint="app.second_factor.mailbox_policy_hint"
+        checked={mailboxes.required}
+        disabled={false}
+        onChange={async (required) => {
+          queryClient.setQueryData(['mailbox-policy'], await call('POST', 'second_factor/update_mailbox_policy', { required }));
         }}
       />
     </SectionCard>

@@ -1,7 +1,8 @@
 /**
  * The sign-in pages' second step (plain HTML, like the rest of the public pages): a code from
  * the authenticator app or a recovery code, or a passkey; or, for a person who must have a
- * second factor and has none, setting up an authenticator app, with its recovery codes shown once.
+ * second factor and has none, setting up an authenticator app (its recovery codes shown once) or a
+ * passkey.
  */
 import { useState } from 'react';
 import { publicApi } from '../api/clients';
@@ -11,7 +12,7 @@ import { TextField } from '../public/TextField';
 import { Alert, Button } from '../public/ui';
 import { useApiForm } from '../public/useApiForm';
 import { usePublicI18n } from '../public/usePublicI18n';
-import { passkeySignIn } from './passkeys';
+import { passkeyEnrolment, passkeySignIn } from './passkeys';
 import type { PendingSignIn } from './pending';
 import { RecoveryCodes, TotpQr } from './RecoveryCodes';
 
@@ -90,6 +91,18 @@ function Enrolment<T extends SignedIn>({ area, pending, onSignedIn, onRestart }:
   const [done, setDone] = useState<T & { recovery_codes: string[] }>();
   const start = form.submit(async () => setEnrolling(await publicApi<Enrolling>({ method: 'POST', path: `/api/${area}/login/enrol_totp`, params: { token: pending.token } })));
   const confirm = form.submit(async ({ code }) => setDone(await signInStep<T & { recovery_codes: string[] }>(publicApi, area, 'enrol_totp_confirm', { token: pending.token, code: code.trim() })));
+  const [busy, setBusy] = useState(false);
+  const enrolPasskey = async () => {
+    setBusy(true);
+    try {
+      const signedIn = await passkeyEnrolment<T>(area, pending.token, t('app.second_factor.enrol_passkey_name'));
+      if (signedIn) onSignedIn(signedIn);
+    } catch {
+      // Reported by the client.
+    } finally {
+      setBusy(false);
+    }
+  };
 
   if (done) {
     return (
@@ -111,6 +124,11 @@ function Enrolment<T extends SignedIn>({ area, pending, onSignedIn, onRestart }:
         <form onSubmit={start} noValidate>
           <SubmitButton busy={form.busy}>{t('app.second_factor.enrol_start')}</SubmitButton>
         </form>
+      )}
+      {!enrolling && pending.methods.includes('passkey') && (
+        <Button variant="outlined" fullWidth onClick={enrolPasskey} disabled={busy} className="second-step-enrol-passkey">
+          {t('app.second_factor.enrol_passkey')}
+        </Button>
       )}
       {enrolling && (
         <form onSubmit={confirm} noValidate>

@@ -25,7 +25,8 @@ import { CallDialog } from '../area/CallDialog';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 import { confirm } from '../dialogs/store';
-import { formatDateText } from '../screens/dates';
+import { formatDateTime } from '../screens/shownDates';
+import { ConfirmationInput, confirmationOf } from './ConfirmationInput';
 import { addPasskey } from './passkeys';
 import { RecoveryCodes, TotpQr } from './RecoveryCodes';
 
@@ -72,17 +73,8 @@ function TotpCard({ info }: { info: SecondFactors }) {
   const refresh = useRefresh();
   const [settingUp, setSettingUp] = useState(false);
   const [codes, setCodes] = useState<string[]>();
-  const turnOff = async () => {
-    if (!(await confirm(translate('app.second_factor.totp_turn_off_confirm')))) return;
-    await call('POST', 'second_factor/totp_disable', {});
-    notify('app.second_factor.totp_turned_off', { type: 'success' });
-    void refresh();
-  };
-  const renew = async () => {
-    if (!(await confirm(translate('app.second_factor.new_recovery_codes_confirm')))) return;
-    setCodes((await call<{ recovery_codes: string[] }>('POST', 'second_factor/recovery_codes', {})).recovery_codes);
-    void refresh();
-  };
+  // Turning off and new codes each ask for the password (or a current code) in their dialog.
+  const [asking, setAsking] = useState<'turn_off' | 'renew'>();
   return (
     <SectionCard title="app.second_factor.totp_title" className="totp-card">
       <Typography variant="body1" sx={{ mb: 2 }} className="totp-status">
@@ -90,9 +82,45 @@ function TotpCard({ info }: { info: SecondFactors }) {
       </Typography>
       <Stack direction="row" spacing={1}>
         {!info.totp && <Button label="app.second_factor.totp_set_up" variant="contained" onClick={() => setSettingUp(true)} className="totp-set-up" />}
-        {info.totp && <Button label="app.second_factor.new_recovery_codes" variant="outlined" onClick={renew} className="totp-renew-codes" />}
-        {info.totp && <Button label="app.second_factor.totp_turn_off" color="error" onClick={turnOff} className="totp-turn-off" />}
+        {info.totp && <Button label="app.second_factor.new_recovery_codes" variant="outlined" onClick={() => setAsking('renew')} className="totp-renew-codes" />}
+        {info.totp && <Button label="app.second_factor.totp_turn_off" color="error" onClick={() => setAsking('turn_off')} className="totp-turn-off" />}
       </Stack>
+      <CallDialog
+        open={asking === 'turn_off'}
+        title="app.second_factor.totp_turn_off"
+        submitLabel="app.second_factor.totp_turn_off"
+        className="totp-turn-off-dialog"
+        onClose={() => setAsking(undefined)}
+        call={(values) => call('POST', 'second_factor/totp_disable', { confirmation: confirmationOf(values) })}
+        onDone={() => {
+          setAsking(undefined);
+          notify('app.second_factor.totp_turned_off', { type: 'success' });
+          void refresh();
+        }}
+      >
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          {translate('app.second_factor.totp_turn_off_confirm')}
+        </Typography>
+        <ConfirmationInput />
+      </CallDialog>
+      <CallDialog<{ recovery_codes: string[] }>
+        open={asking === 'renew'}
+        title="app.second_factor.new_recovery_codes"
+        submitLabel="app.second_factor.new_recovery_codes"
+        className="totp-renew-codes-dialog"
+        onClose={() => setAsking(undefined)}
+        call={(values) => call('POST', 'second_factor/recovery_codes', { confirmation: confirmationOf(values) })}
+        onDone={(answer) => {
+          setAsking(undefined);
+          setCodes(answer.recovery_codes);
+          void refresh();
+        }}
+      >
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          {translate('app.second_factor.new_recovery_codes_confirm')}
+        </Typography>
+        <ConfirmationInput />
+      </CallDialog>
       {settingUp && (
         <TotpSetupDialog
           onClose={() => setSettingUp(false)}
@@ -166,11 +194,15 @@ function PasskeysCard({ info }: { info: SecondFactors }) {
   const [adding, setAdding] = useState(false);
   const remove = async (passkey: SecondFactors['passkeys'][number]) => {
     if (!(await confirm(translate('app.second_factor.passkey_remove_confirm', { name: passkey.name }), 'DELETE'))) return;
-    await call('POST', 'second_factor/passkey_delete', { id: passkey.id });
+    try {
+      await call('POST', 'second_factor/passkey_delete', { id: passkey.id });
+    } catch {
+      return; // The alert has said why (the last one under a policy, say).
+    }
     notify('app.second_factor.passkey_removed', { type: 'success', messageArgs: { name: passkey.name } });
     void refresh();
   };
-  const when = (at: string | null) => (at ? formatDateText(at, raLocale === 'en' ? 'en' : 'zh', true) : translate('app.second_factor.never_used'));
+  const when = (at: string | null) => (at ? formatDateTime(at, raLocale === 'en' ? 'en' : 'zh') : translate('app.second_factor.never_used'));
   return (
     <SectionCard title="app.second_factor.passkeys_title" className="passkeys-card">
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>

@@ -38,6 +38,14 @@ export async function passkeySignIn<T extends { token: string }>(area: SignInAre
   return signInStep<T>(publicApi, area, 'passkey', { ...params, challenge_token, response });
 }
 
+/** Enrols a passkey through a pending sign-in that must enrol a second factor: answers the session. */
+export async function passkeyEnrolment<T extends { token: string }>(area: SignInArea, token: string, name: string): Promise<T | undefined> {
+  const { challenge_token, options } = await publicApi<{ challenge_token: string; options: CreationOptions }>({ method: 'POST', path: `/api/${area}/login/enrol_passkey_options`, params: { token } });
+  const response = await ceremony(() => startRegistration({ optionsJSON: options }));
+  if (!response) return undefined;
+  return signInStep<T>(publicApi, area, 'enrol_passkey', { token, challenge_token, name, response });
+}
+
 /** Adds a passkey to the signed-in person's account, through the area's own calls. */
 export async function addPasskey(call: <R>(method: 'GET' | 'POST', path: string, params?: Record<string, unknown>) => Promise<R>, name: string) {
   const { challenge_token, options } = await call<{ challenge_token: string; options: CreationOptions }>('POST', 'second_factor/passkey_options', {});

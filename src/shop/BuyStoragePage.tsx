@@ -1,7 +1,8 @@
 /**
  * /admin/storage/buy: the products on sale with the price this customer pays today (an
  * optional promotion code), paid from the points balance at once or by card on the
- * provider's checkout page. Card payment is offered only when the shop has a card provider.
+ * provider's checkout page (paying with points asks first, with the points and what they buy).
+ * Card payment is offered only when the shop has a card provider.
  */
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -17,6 +18,7 @@ import { useNavigate } from 'react-router-dom';
 import type { Offer } from '../../resources/shop';
 import { useAreaCall } from '../area/useAreaCall';
 import { formatBytes } from '../screens/bytes';
+import { useConfirmPayWithPoints } from './confirmPoints';
 import { useMoney } from './money';
 import { PointsBalance } from './PointsCard';
 
@@ -51,6 +53,13 @@ export function BuyStoragePage() {
   const [offers, setOffers] = useState<Record<number, Offer>>({});
   const [busy, setBusy] = useState(false);
   const { data } = useQuery({ queryKey: ['shop-products'], queryFn: () => call<ShopList>('POST', 'product/list', { page_size: 100 }) });
+  const confirmPoints = useConfirmPayWithPoints();
+  const describe = (product: ShopProduct) =>
+    `${locale === 'en' ? product.name_en : product.name_zh} (${
+      product.kind === 'storage'
+        ? translate(product.period_months ? 'app.shop.storage_for' : 'app.shop.storage_forever', { size: formatBytes(product.storage_size ?? 0), smart_count: product.period_months ?? 0 })
+        : translate('app.shop.points_for', { smart_count: product.points_granted ?? 0 })
+    })`;
 
   const applyCode = async () => {
     try {
@@ -63,6 +72,8 @@ export function BuyStoragePage() {
   };
 
   const buy = async (product: ShopProduct, payWith: 'points' | 'card') => {
+    const offer = offers[product.id] ?? product.offer;
+    if (payWith === 'points' && !(await confirmPoints(offer.amount, data?.currency ?? 'CNY', describe(product)))) return;
     setBusy(true);
     try {
       const typed = offers[product.id]?.activity_id ? code : undefined;
@@ -108,8 +119,8 @@ export function BuyStoragePage() {
                 </Typography>
                 <Typography variant="body2" sx={{ mt: 1 }}>
                   {product.kind === 'storage'
-                    ? translate(product.period_months ? 'app.shop.storage_for' : 'app.shop.storage_forever', { size: formatBytes(product.storage_size ?? 0), months: product.period_months ?? 0 })
-                    : translate('app.shop.points_for', { points: product.points_granted ?? 0 })}
+                    ? translate(product.period_months ? 'app.shop.storage_for' : 'app.shop.storage_forever', { size: formatBytes(product.storage_size ?? 0), smart_count: product.period_months ?? 0 })
+                    : translate('app.shop.points_for', { smart_count: product.points_granted ?? 0 })}
                 </Typography>
                 <Box sx={{ mt: 1, display: 'flex', alignItems: 'baseline', gap: 1 }}>
                   <Typography variant="h5" className="price">
@@ -121,7 +132,7 @@ export function BuyStoragePage() {
                     </Typography>
                   )}
                 </Box>
-                {offer.bonus_points > 0 && <Chip size="small" color="success" label={translate('app.shop.bonus', { points: offer.bonus_points })} />}
+                {offer.bonus_points > 0 && <Chip size="small" color="success" label={translate('app.shop.bonus', { smart_count: offer.bonus_points })} />}
                 {offer.activity_id && offer.discount > 0 && <Chip size="small" color="warning" label={translate('app.shop.promoted')} className="promoted" />}
               </CardContent>
               <CardActions>

@@ -27,7 +27,7 @@ export function AddPointsButton() {
         call={({ points, note }) => call<{ balance: number }>('POST', 'user/add_points', { user_id: record.id, points: Number(points), note })}
         onDone={(answer) => {
           setOpen(false);
-          notify('app.shop.points_now', { type: 'success', messageArgs: { balance: answer.balance } });
+          notify('app.shop.points_now', { type: 'success', messageArgs: { smart_count: answer.balance } });
           refresh();
         }}
       >

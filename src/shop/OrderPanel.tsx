@@ -27,6 +27,7 @@ import type { Screen } from '../screens/screen';
 import { StatusChip } from '../screens/fields';
 import { useScreenPaths } from '../screens/paths';
 import { useMoney } from './money';
+import { formatDateTime } from '../screens/shownDates';
 
 interface HistoryRow {
   id: number;
@@ -67,7 +68,7 @@ export function OrderHistory({ screen }: { screen: Screen }) {
     enabled: Boolean(record),
   });
   if (!record || !data) return null;
-  const when = (iso: string) => new Date(iso).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB');
+  const when = (iso: string) => formatDateTime(iso, locale);
   return (
     <Box sx={{ p: 2 }} className="order-history">
       {waiting && (

@@ -12,6 +12,7 @@ import { Button, useGetMany, useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { useAreaCall } from '../area/useAreaCall';
 import { useMoney } from './money';
+import { formatDate } from '../screens/shownDates';
 
 export function usePointsBalance() {
   const call = useAreaCall();
@@ -66,7 +67,7 @@ export function PointsCard() {
             <TableBody>
               {data.list.map((e) => (
                 <TableRow key={e.id}>
-                  <TableCell>{new Date(e.created_at).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en-GB')}</TableCell>
+                  <TableCell>{formatDate(e.created_at, locale)}</TableCell>
                   <TableCell>{translate(`app.enum.reason.${e.reason}`, { _: e.reason })}</TableCell>
                   <TableCell>
                     {orderOf(e.order_id) && (

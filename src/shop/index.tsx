@@ -1,5 +1,6 @@
 /**
- * The shop's screens beside what the declarations give: prices read as money, a promotion's
+ * The shop's screens beside what the declarations give: prices read as money, products edited
+ * as their kind needs (ProductInputs, ProductButtons), a promotion's
  * products picked by name, orders with their history and the buttons of their state, the
  * ledger's changes; and the customers' page that buys storage.
  */
@@ -33,6 +34,9 @@ import { BuyStoragePage } from './BuyStoragePage';
 import { useMoney } from './money';
 import { OrderActions, OrderHistory } from './OrderPanel';
 import { EndPromotionButton } from './OperatorButtons';
+import { OnSaleButton, ProductDeleteButton } from './ProductButtons';
+import { OnSaleInput, PeriodInput, PointsGrantedInput, PriceInput, StorageSizeInput } from './ProductInputs';
+import { useShopCurrency } from './shopCurrency';
 
 /** A money column of a record that carries its currency (orders), or the shop's (products). */
 function MoneyView({ name }: FieldViewProps) {
@@ -76,10 +80,21 @@ function OrderProduct({ name }: FieldViewProps) {
   return <FunctionField source={name} render={(record) => (locale === 'en' ? record.product_name_en : record.product_name_zh)} />;
 }
 
+/** A product's price in the shop currency (products carry none of their own). */
+function ProductPriceView({ name }: FieldViewProps) {
+  const money = useMoney();
+  const currency = useShopCurrency();
+  return <FunctionField source={name} render={(record) => (record[name] === null || record[name] === undefined ? '' : money(record[name], currency))} />;
+}
+
 const productScreens: ScreenExtension = {
   columns: () => ['name_zh', 'name_en', 'kind', 'price', 'storage_size', 'period_months', 'points_granted', 'visible', 'sort_order'],
   representation: 'name_en',
-  views: { price: MoneyView },
+  views: { price: ProductPriceView },
+  // Each kind its own fields; the price in yuan with how customers see it; a new product off sale.
+  inputs: { price: PriceInput, storage_size: StorageSizeInput, period_months: PeriodInput, points_granted: PointsGrantedInput, visible: OnSaleInput },
+  rowActions: OnSaleButton,
+  deleteButton: ProductDeleteButton,
 };
 
 const promotionScreens: ScreenExtension = {

@@ -20,7 +20,7 @@ import type { AreaPage } from '../area/features';
 import { SectionCard } from '../area/SectionCard';
 import { useAreaCall } from '../area/useAreaCall';
 import { confirm } from '../dialogs/store';
-import { formatDateText } from '../screens/dates';
+import { formatDateTime } from '../screens/shownDates';
 
 export interface SignedInSession {
   id: number;
@@ -91,8 +91,8 @@ export function SignedInPage() {
                     <TableCell className="signed-in-ip" data-user-data>
                       {session.ip}
                     </TableCell>
-                    <TableCell>{formatDateText(session.created_at, locale, true)}</TableCell>
-                    <TableCell>{formatDateText(session.last_seen_at, locale, true)}</TableCell>
+                    <TableCell>{formatDateTime(session.created_at, locale)}</TableCell>
+                    <TableCell>{formatDateTime(session.last_seen_at, locale)}</TableCell>
                     <TableCell align="right">
                       {session.current ? (
                         <Chip size="small" color="primary" label={translate('app.signed_in.this_one')} />
@@ -113,17 +113,19 @@ export function SignedInPage() {
             </Table>
           </Box>
         )}
-        <Button
-          label="app.signed_in.end_others"
-          variant="outlined"
-          color="error"
-          sx={{ mt: 2 }}
-          disabled={others === 0}
-          className="signed-in-end-others"
-          onClick={() => end('app.signed_in.end_others_confirm', 'session/end_others', {}, 'app.signed_in.ended_others')}
-        >
-          <LogoutIcon />
-        </Button>
+        {/* Only when there are other sessions: with none, the button would end nothing. */}
+        {others > 0 && (
+          <Button
+            label="app.signed_in.end_others"
+            variant="outlined"
+            color="error"
+            sx={{ mt: 2 }}
+            className="signed-in-end-others"
+            onClick={() => end('app.signed_in.end_others_confirm', 'session/end_others', {}, 'app.signed_in.ended_others')}
+          >
+            <LogoutIcon />
+          </Button>
+        )}
       </SectionCard>
     </Box>
   );

@@ -7,9 +7,11 @@ import Typography from '@mui/material/Typography';
 import { Button, useNotify, useTranslate } from 'react-admin';
 import { SectionCard } from '../area/SectionCard';
 import { useHeldMailboxes } from './spamApi';
+import { useShownDates } from '../screens/shownDates';
 
 export function HeldMailboxes({ hideWhenNone = false }: { hideWhenNone?: boolean }) {
   const translate = useTranslate();
+  const shown = useShownDates();
   const notify = useNotify();
   const { data, release } = useHeldMailboxes();
   if (!data || (hideWhenNone && data.list.length === 0)) return null;
@@ -34,7 +36,7 @@ export function HeldMailboxes({ hideWhenNone = false }: { hideWhenNone?: boolean
                   />
                 }
               >
-                <ListItemText primary={held.address} secondary={`${translate(`app.spam.reason_${held.reason}`)} — ${held.detail} (${held.held_at.slice(0, 16).replace('T', ' ')} UTC)`} />
+                <ListItemText primary={held.address} secondary={`${translate(`app.spam.reason_${held.reason}`)} — ${held.detail} (${shown.dateTime(held.held_at)})`} />
               </ListItem>
             ))}
           </List>

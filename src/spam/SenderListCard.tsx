@@ -46,7 +46,7 @@ export function SenderListCard({ whose, domainId }: { whose: SpamOf; domainId?: 
       </List>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'flex-start' }}>
         <TextField size="small" label={translate('app.spam.sender')} placeholder="anna@example.org, example.org" value={sender} onChange={(e) => setSender(e.target.value)} error={!!error} helperText={error} className="spam-sender-input" />
-        <TextField select size="small" value={action} onChange={(e) => setAction(e.target.value as 'allow' | 'block')} className="spam-action-input">
+        <TextField select size="small" label={translate('app.spam.sender_action')} value={action} onChange={(e) => setAction(e.target.value as 'allow' | 'block')} sx={{ minWidth: 140 }} className="spam-action-input">
           <MenuItem value="allow">{translate('app.spam.allow')}</MenuItem>
           <MenuItem value="block">{translate('app.spam.block')}</MenuItem>
         </TextField>

@@ -12,6 +12,7 @@ import { HeldMailboxes } from './HeldMailboxes';
 import { SenderListCard } from './SenderListCard';
 import { SpamSettingsCard } from './SpamSettingsCard';
 import { useSpamSettings } from './spamApi';
+import { submitCall } from '../area/formCall';
 
 const SpamChart = lazy(() => import('./SpamChart'));
 const cards = { p: 2, display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', '& > .MuiCard-root': { flex: '1 1 360px', mb: 0 } } as const;
@@ -86,24 +87,39 @@ function DefaultsCard() {
   const queryClient = useQueryClient();
   const { data } = useQuery({ queryKey: ['spam-defaults'], queryFn: () => call<Defaults>('GET', 'spam/defaults') });
   const [values, setValues] = useState<Defaults>();
+  // The server's refusals, translated, under the field they name (junk must stay below reject).
+  const [errors, setErrors] = useState<Record<string, string>>({});
   useEffect(() => setValues(data), [data]);
   if (!values) return null;
   const field = (name: keyof Defaults, step: number) => (
-    <TextField size="small" type="number" label={translate(`app.spam.${name}`)} value={values[name]} onChange={(e) => setValues({ ...values, [name]: Number(e.target.value) })} inputProps={{ step }} className={`spam-default-${name}`} />
+    <TextField
+      size="small"
+      type="number"
+      label={translate(`app.spam.${name}`)}
+      value={values[name]}
+      onChange={(e) => setValues({ ...values, [name]: Number(e.target.value) })}
+      inputProps={{ step }}
+      error={Boolean(errors[name])}
+      helperText={errors[name]}
+      className={`spam-default-${name}`}
+    />
   );
   const save = async () => {
-    try {
-      await call('POST', 'spam/update_defaults', { ...values });
-      await queryClient.invalidateQueries({ queryKey: ['spam-defaults'] });
-      notify('app.spam.saved', { type: 'success' });
-    } catch {
-      // The warning has said why.
-    }
+    setErrors({});
+    const refused = await submitCall(
+      () => call('POST', 'spam/update_defaults', { ...values }),
+      async () => {
+        await queryClient.invalidateQueries({ queryKey: ['spam-defaults'] });
+        notify('app.spam.saved', { type: 'success' });
+      },
+    );
+    // A refusal without a field has been said by the WARNING alert.
+    if (refused) setErrors(refused);
   };
   return (
     <SectionCard title="app.spam.defaults_title" className="spam-defaults">
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-        <TextField select size="small" label={translate('app.spam.filter')} value={values.filter} onChange={(e) => setValues({ ...values, filter: e.target.value as 'on' | 'off' })}>
+        <TextField select size="small" label={translate('app.spam.filter')} value={values.filter} onChange={(e) => setValues({ ...values, filter: e.target.value as 'on' | 'off' })} error={Boolean(errors.filter)} helperText={errors.filter}>
           <MenuItem value="on">{translate('app.spam.on')}</MenuItem>
           <MenuItem value="off">{translate('app.spam.off')}</MenuItem>
         </TextField>

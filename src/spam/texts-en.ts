@@ -28,6 +28,7 @@ export const spamEn = {
       sender: 'Sender',
       allow: 'Allow',
       block: 'Block',
+      sender_action: 'Allow or block',
       add: 'Add',
       sender_added: '%{sender} added',
       chart_title: 'Mail from outside, per day',

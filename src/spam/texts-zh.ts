@@ -32,6 +32,7 @@ export const spamZh: Texts<typeof spamEn> = {
       sender: '发件人',
       allow: '允许',
       block: '拦截',
+      sender_action: '允许或拦截',
       add: '添加',
       sender_added: '已添加 %{sender}',
       chart_title: '每天收到的外部邮件',

@@ -17,6 +17,7 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { formatBytes } from '../screens/bytes';
+import { formatDate, formatDateTime, formatDay } from '../screens/shownDates';
 import { formatMoney } from '../shop/formatMoney';
 import type { BusinessStat } from './businessStat';
 
@@ -45,7 +46,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
   const bucketLabel = (bucket: string) =>
     bucket.length === 7
       ? new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${bucket}-01T00:00:00Z`))
-      : new Intl.DateTimeFormat(tag, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${bucket}T00:00:00Z`));
+      : formatDay(bucket, locale);
   const localeText = { loading: translate('ra.page.loading'), noData: translate('app.business.none') };
   const buckets = business.series.map((p) => p.bucket);
   /** One figure per day (or month) as a chart series, named by its key's text. */
@@ -122,7 +123,7 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
       </ChartCard>
       <ChartCard
         title={translate('app.business.capacity')}
-        hint={capacity ? translate('app.business.capacity_as_of', { time: new Date(capacity.as_of).toLocaleString(tag) }) : translate('app.business.capacity_none')}
+        hint={capacity ? translate('app.business.capacity_as_of', { time: formatDateTime(capacity.as_of, locale) }) : translate('app.business.capacity_none')}
         className="chart-capacity"
       >
         {capacity && (
@@ -176,11 +177,11 @@ export default function BusinessCharts({ business }: { business: BusinessStat })
       </ChartCard>
       <ChartCard title={translate('app.business.renewals_due')} className="renewals-due">
         <Typography variant="h6">
-          {translate('app.business.renewals_figure', { blocks: number(business.renewals_due_30d.blocks), bytes: formatBytes(business.renewals_due_30d.bytes) })}
+          {translate('app.business.renewals_figure', { smart_count: business.renewals_due_30d.blocks, bytes: formatBytes(business.renewals_due_30d.bytes) })}
         </Typography>
         {business.renewals_due_30d.next.map((r) => (
           <Typography variant="body2" key={r.id}>
-            {r.email} · {formatBytes(r.size)} · {new Date(r.expires_at).toLocaleDateString(tag)}
+            {r.email} · {formatBytes(r.size)} · {formatDate(r.expires_at, locale)}
           </Typography>
         ))}
       </ChartCard>

@@ -43,8 +43,9 @@ export function CapacityCard({ customerId, inList }: { customerId?: number | str
           {translate('app.storage.figures', {
             capacity: formatBytes(data.capacity),
             available: formatBytes(data.available),
-            mailboxes: data.mailboxes,
-            blocks: data.active_blocks,
+            // Two counts, each with its noun's forms.
+            mailboxes: translate('app.storage.mailboxes', { smart_count: data.mailboxes }),
+            blocks: translate('app.storage.blocks', { smart_count: data.active_blocks }),
             storage_max: formatBytes(data.storage_max),
           })}
         </Typography>

@@ -15,6 +15,8 @@ import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import type { Offer } from '../../resources/shop';
 import { useAreaCall } from '../area/useAreaCall';
 import { formatMoney } from '../shop/formatMoney';
+import { useConfirmPayWithPoints } from '../shop/confirmPoints';
+import { formatDate } from '../screens/shownDates';
 
 interface RenewalOptions {
   storage_id: number;
@@ -53,9 +55,13 @@ function RenewDialog({ blockId, onClose }: { blockId: number; onClose: () => voi
   const [locale] = useLocaleState();
   const [busy, setBusy] = useState(false);
   const { data } = useQuery({ queryKey: ['storage-renewal', blockId], queryFn: () => call<RenewalOptions>('POST', 'storage/renewal', { id: blockId }) });
-  const date = (iso: string) => new Date(iso).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en-US');
+  const date = (iso: string) => formatDate(iso, locale);
 
+  const confirmPoints = useConfirmPayWithPoints();
   const renew = async (productId: number, payWith: 'points' | 'card', until: string) => {
+    const option = data?.options.find((o) => o.product_id === productId);
+    const what = option ? `${locale === 'zh' ? option.name_zh : option.name_en} · ${translate('app.business.renew_until', { date: date(until) })}` : '';
+    if (payWith === 'points' && option && !(await confirmPoints(option.offer.amount, data!.currency, what))) return;
     setBusy(true);
     try {
       const order = await call<{ id: number; status: string }>('POST', 'order/create', { product_id: productId, renew_storage_id: blockId, pay_with: payWith });
@@ -83,7 +89,7 @@ function RenewDialog({ blockId, onClose }: { blockId: number; onClose: () => voi
           <Stack key={option.product_id} spacing={1} sx={{ mb: 2 }} className="renew-option">
             <Typography variant="subtitle1">
               {locale === 'zh' ? option.name_zh : option.name_en} ·{' '}
-              {translate('app.business.renew_with', { months: option.period_months, price: formatMoney(option.offer.amount, data.currency, locale) })}
+              {translate('app.business.renew_with', { smart_count: option.period_months, price: formatMoney(option.offer.amount, data.currency, locale) })}
               {option.offer.discount > 0 && (
                 <Typography component="span" sx={{ ml: 1, textDecoration: 'line-through' }} color="text.secondary">
                   {formatMoney(option.offer.price, data.currency, locale)}

@@ -80,7 +80,7 @@ describe('what is recorded', () => {
     expect(full).toMatchObject({ code: 0, data: { id: entry.id, user_agent: 'AuditBrowser/1.0 (test)', ip: client.ip } });
   });
 
-  it('When an operator creates, updates and deletes a record, then each is an entry with the operator as actor and only the changed fields', async () => {
+  it('When an operator creates, updates and deletes a record, then each is an entry with the operator as actor and only the changed fields, with the field that names the record', async () => {
     const client = { ip: someIp(), userAgent: 'OperatorConsole/2.0' };
     const email = uniqueEmail();
     const created = await callFrom(client, '/api/manage/user/create', { email, password: 'secret-pass-1', username: 'Audited' }, root);
@@ -93,12 +93,13 @@ describe('what is recorded', () => {
     expect(entries.map((e) => e.action)).toEqual(['create', 'update', 'delete']);
     for (const e of entries) expect(e).toMatchObject({ actor_type: 'operator', actor_name: 'root', user_id: id, ip: client.ip, user_agent: client.userAgent });
     expect(entries[0].after).toMatchObject({ id, email, username: 'Audited', status: 'active' });
-    expect(entries[1].before).toEqual({ username: 'Audited', storage_max: 1024 ** 3, updated_at: expect.any(String) });
-    expect(entries[1].after).toEqual({ username: 'Audited Again', storage_max: 2 * 1024 ** 2, updated_at: expect.any(String) });
+    // What changed, and what names the record (unchanged, so the log's sentence can say which customer).
+    expect(entries[1].before).toEqual({ email, username: 'Audited', storage_max: 1024 ** 3, updated_at: expect.any(String) });
+    expect(entries[1].after).toEqual({ email, username: 'Audited Again', storage_max: 2 * 1024 ** 2, updated_at: expect.any(String) });
     expect(entries[2].before).toMatchObject({ id, email, username: 'Audited Again' });
   });
 
-  it('When a customer signs in, fails to, and logs out, then each attempt is recorded', async () => {
+  it('When a customer signs in, fails to, and logs out, then each attempt is recorded, the sign-in as the customer’s own (not a visitor’s)', async () => {
     const customer = await signUpCustomer(t);
     const client = { ip: someIp(), userAgent: 'SignInAgent/3' };
     expect((await callFrom(client, '/api/admin/login/login', { email: customer.email, password: 'wrong-password' })).code).toBe(40101);
@@ -106,10 +107,10 @@ describe('what is recorded', () => {
     expect(session.code).toBe(0);
     await callFrom(client, '/api/admin/login/logout', {}, session.data.token);
 
-    const entries = (await entriesFor({ user_id: customer.id, ip: client.ip })).map((e) => ({ action: e.action, actor_type: e.actor_type, after: e.after, ua: e.user_agent }));
+    const entries = (await entriesFor({ user_id: customer.id, ip: client.ip })).map((e) => ({ action: e.action, actor_type: e.actor_type, ...(e.action === 'login' ? { actor_id: e.actor_id, actor_name: e.actor_name } : {}), after: e.after, ua: e.user_agent }));
     expect(entries).toEqual([
       { action: 'login_failed', actor_type: 'anonymous', after: { email: customer.email, method: 'password' }, ua: client.userAgent },
-      { action: 'login', actor_type: 'anonymous', after: { method: 'password' }, ua: client.userAgent },
+      { action: 'login', actor_type: 'customer', actor_id: customer.id, actor_name: customer.email, after: { method: 'password' }, ua: client.userAgent },
       { action: 'logout', actor_type: 'customer', after: null, ua: client.userAgent },
     ]);
   });
@@ -124,6 +125,8 @@ describe('what is recorded', () => {
       ['login', 'operator'],
     ]);
     expect(entries[0].after).toEqual({ username: 'root' });
+    // The sign-in is the operator's own, not a visitor's (the log reads "Operator root signed in").
+    expect(entries[1]).toMatchObject({ actor_type: 'operator', actor_name: 'root', target_id: entries[1].actor_id });
   });
 
   it('When operators change templates, delete send log entries or guest messages, then each change is recorded', async () => {

@@ -135,7 +135,7 @@ export async function buildFixture(t: TestApp) {
     },
     /** An API key made by member A (which customer A sees too), or by an operator. */
     apiKeyOf: (caller: 'memberA' | 'superadmin') =>
-      created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read' }, { token: accounts[caller].token }), 'API key'),
+      created(t.post(`/api/${caller === 'memberA' ? 'admin' : 'manage'}/api_key/create`, { name: 'Matrix', access: 'read', confirmation: accounts[caller].password }, { token: accounts[caller].token }), 'API key'),
     /** An app password of mailbox A's. */
     appPasswordOfMailboxA: () => created(t.post('/api/mail/app_password/create', { name: 'Laptop' }, { token: accounts.mailboxA.token }), 'app password'),
     /** A finished copy into mailbox A. */

@@ -80,11 +80,14 @@ function secondFactorRows(area: 'admin' | 'manage' | 'mail'): MatrixRow[] {
     { call: `POST /api/${area}/login/passkey`, input: () => ({ challenge_token: 'made-up', response: madeUp }), expect: everyone('public') },
     { call: `POST /api/${area}/login/enrol_totp`, input: () => ({ token: 'made-up' }), expect: everyone('public') },
     { call: `POST /api/${area}/login/enrol_totp_confirm`, input: () => ({ token: 'made-up', code: '123456' }), expect: everyone('public') },
+    { call: `POST /api/${area}/login/enrol_passkey_options`, input: () => ({ token: 'made-up' }), expect: everyone('public') },
+    { call: `POST /api/${area}/login/enrol_passkey`, input: () => ({ token: 'made-up', challenge_token: 'made-up', name: 'Laptop', response: madeUp }), expect: everyone('public') },
     { call: `GET /api/${area}/second_factor/info`, input: () => ({}), expect: own },
     { call: `POST /api/${area}/second_factor/totp_start`, input: () => ({}), expect: own },
     { call: `POST /api/${area}/second_factor/totp_confirm`, input: async (fx, caller) => ({ code: await fx.totpEnrolmentCode(caller, area) }), expect: own },
-    { call: `POST /api/${area}/second_factor/recovery_codes`, input: () => ({}), expect: own },
-    { call: `POST /api/${area}/second_factor/totp_disable`, input: () => ({}), expect: own },
+    // Asked again for the caller's password (issue 33, 3.5).
+    { call: `POST /api/${area}/second_factor/recovery_codes`, input: (fx, caller) => ({ confirmation: fx.passwordOf(caller) || 'none' }), expect: own },
+    { call: `POST /api/${area}/second_factor/totp_disable`, input: (fx, caller) => ({ confirmation: fx.passwordOf(caller) || 'none' }), expect: own },
     { call: `POST /api/${area}/second_factor/passkey_options`, input: () => ({}), expect: own },
     { call: `POST /api/${area}/second_factor/passkey_add`, input: async (fx, caller) => ({ name: 'Laptop', ...(await fx.passkeyAnswer(caller, area)) }), expect: own },
     { call: `POST /api/${area}/second_factor/passkey_delete`, input: async (fx) => ({ id: await fx.passkeyOfFirst(area) }), expect: firstOnly },
@@ -135,10 +138,10 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/session/end_others', input: () => ({}), expect: allStaff },
   // API keys (issue 22): a team member's keys are theirs and their customer's; operators' each their own.
   { call: 'GET /api/admin/api_key/list', input: () => ({}), expect: teamList, listed: (fx) => fx.apiKeyOf('memberA') },
-  { call: 'POST /api/admin/api_key/create', input: () => ({ name: 'Script', access: 'write' }), expect: teamList },
+  { call: 'POST /api/admin/api_key/create', input: (fx, caller) => ({ name: 'Script', access: 'write', confirmation: fx.passwordOf(caller) || 'none' }), expect: teamList },
   { call: 'POST /api/admin/api_key/delete', input: async (fx) => ({ id: await fx.apiKeyOf('memberA') }), expect: teamRecord },
   { call: 'GET /api/manage/api_key/list', input: () => ({}), expect: allStaff },
-  { call: 'POST /api/manage/api_key/create', input: () => ({ name: 'Script', access: 'read' }), expect: allStaff },
+  { call: 'POST /api/manage/api_key/create', input: (fx, caller) => ({ name: 'Script', access: 'read', confirmation: fx.passwordOf(caller) || 'none' }), expect: allStaff },
   { call: 'POST /api/manage/api_key/delete', input: async (fx) => ({ id: await fx.apiKeyOf('superadmin') }), expect: { ...operatorArea('support', 'billing'), support: 'not_found', billing: 'not_found' } },
   // A mailbox's rules on its record, for the customer's team and operators.
   { call: 'GET /api/admin/email/rules', input: async (fx) => ({ id: await fx.mailboxOfA() }), expect: teamRecord },
@@ -382,6 +385,7 @@ export const matrix: MatrixRow[] = [
   { call: 'GET /api/manage/product/get', input: async (fx) => ({ id: await fx.productId() }), expect: allStaff },
   { call: 'POST /api/manage/product/create', input: () => ({ kind: 'points', name_zh: '积分', name_en: 'Points', price: 100, points_granted: 100 }), expect: operatorArea('billing') },
   { call: 'POST /api/manage/product/update', input: async (fx) => ({ id: await fx.newProduct(), sort_order: 5 }), expect: operatorArea('billing') },
+  { call: 'POST /api/manage/product/delete', input: async (fx) => ({ id: await fx.newProduct() }), expect: operatorArea('billing') },
   { call: 'POST /api/manage/activity/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/activity/get', input: async (fx) => ({ id: await fx.activity() }), expect: allStaff },
   {
@@ -448,6 +452,8 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/second_factor/update_policy', input: () => ({ operators_required: false }), expect: operatorArea() },
   { call: 'GET /api/admin/second_factor/team_policy', input: () => ({}), expect: ownerOnlyOwnAccount },
   { call: 'POST /api/admin/second_factor/update_team_policy', input: () => ({ required: false }), expect: ownerOnlyOwnAccount },
+  { call: 'GET /api/admin/second_factor/mailbox_policy', input: () => ({}), expect: ownerOnlyOwnAccount },
+  { call: 'POST /api/admin/second_factor/update_mailbox_policy', input: () => ({ required: false }), expect: ownerOnlyOwnAccount },
   { call: 'POST /api/manage/user/reset_second_factor', input: async (fx) => ({ id: await fx.customer(), reason: 'Lost phone' }), expect: operatorArea('support') },
   // Imports (issue 25): PostfixAdmin for the superadmin; CSV in both areas; runs a customer's own (a team member's: theirs).
   { call: 'POST /api/manage/imports/postfixadmin/inspect', input: async (fx) => ({ source: await fx.postfixAdminSource() }), expect: operatorArea() },

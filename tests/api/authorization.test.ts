@@ -9,7 +9,8 @@ let t: TestApp;
 let fx: Fixture;
 beforeAll(async () => {
   // Mail copies set up (their old server a closed port), so that starting one is allowed or refused by who asks.
-  t = await startTestApp({ MAIL_COPY_IMAP: 'imap://127.0.0.1:1', MAIL_COPY_MASTER_USER: 'maildesk-copy', MAIL_COPY_MASTER_PASSWORD: 'matrix-master', SECRET_KEY: '0'.repeat(64) });
+  // The matrix's copies name an old server on this machine, which only the operator may allow.
+  t = await startTestApp({ MAIL_COPY_IMAP: 'imap://127.0.0.1:1', MAIL_COPY_MASTER_USER: 'maildesk-copy', MAIL_COPY_MASTER_PASSWORD: 'matrix-master', MAIL_COPY_ALLOW_NETWORKS: '127.0.0.1/32', SECRET_KEY: '0'.repeat(64) });
   fx = await buildFixture(t);
 }, 120_000);
 afterAll(() => t.close());

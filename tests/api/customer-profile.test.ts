@@ -203,11 +203,11 @@ describe('update_storage_max', () => {
     expect(await t.post('/api/admin/me/update_storage_max', { storage_max: MiB - 1 }, { token: customer.token })).toMatchObject({
       status: 400,
       code: 40000,
-      errors: { storage_max: { message: 'validation.too_small', params: { min: MiB } } },
+      errors: { storage_max: { message: 'validation.size_too_small', params: { min: MiB, min_text: '1 MiB' } } },
     });
     expect(await t.post('/api/admin/me/update_storage_max', { storage_max: TiB + 1 }, { token: customer.token })).toMatchObject({
       code: 40000,
-      errors: { storage_max: { message: 'validation.too_big', params: { max: TiB } } },
+      errors: { storage_max: { message: 'validation.size_too_big', params: { max: TiB, max_text: '1 TiB' } } },
     });
     expect((await t.post('/api/admin/me/update_storage_max', { storage_max: MiB + 0.5 }, { token: customer.token })).code).toBe(40000);
     expect((await t.post('/api/admin/me/update_storage_max', {}, { token: customer.token })).errors).toMatchObject({ storage_max: { message: 'validation.required' } });

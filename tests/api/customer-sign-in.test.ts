@@ -207,7 +207,9 @@ describe('codes stay with their owner', () => {
     const email = uniqueEmail('masked');
     await t.post('/api/admin/login/register', { email, password: 'a-good-password' });
     const code = await t.lastCode(email);
-    const { token } = (await t.post('/api/manage/login/login', { username: 'root', password: 'root-password-1' })).data;
+    const signedIn = await t.post('/api/manage/login/login', { username: 'root', password: 'root-password-1' });
+    expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ code: 0 });
+    const { token } = signedIn.data;
     const log = await t.get('/api/manage/email_send_log/list', { filter: { recipient: email } }, { token });
     expect(log.data.list).toHaveLength(1);
     expect(log.data.list[0].subject).toBe('Your Maildesk verification code: ••••••');

@@ -35,6 +35,25 @@ describe('creating customers', () => {
     expect(await t.get('/api/manage/user/get', { id: created.data.id }, { token: root })).toMatchObject({ code: 0, data: { email, storage_max: 2 * MiB } });
   });
 
+  it('When a customer an operator made (in Chinese) asks for a code on an English screen, then it comes in English, and verifying keeps English for their mail', async () => {
+    const email = uniqueEmail('made');
+    const created = await t.post('/api/manage/user/create', { email, password: 'made-by-operator', locale: 'zh' }, { token: root });
+    expect(created).toMatchObject({ code: 0, data: { is_verified: 0, locale: 'zh' } });
+    // Nothing was e-mailed by the operator's creation: the verify page must not say a code was.
+    expect((await t.outbox()).filter((m) => m.to === email)).toEqual([]);
+
+    expect((await t.post('/api/admin/login/send_code', { email, purpose: 'verify' }, { ip: someIp(), locale: 'en' })).code).toBe(0);
+    const mail = (await t.outbox()).filter((m) => m.to === email).at(-1)!;
+    expect(mail.subject).toMatch(/^Your Maildesk verification code: \d{6}$/);
+    const code = /\b(\d{6})\b/.exec(mail.subject)![1];
+    expect((await t.post('/api/admin/login/verify', { email, code }, { ip: someIp(), locale: 'en' })).code).toBe(0);
+    expect(await t.get('/api/manage/user/get', { id: created.data.id }, { token: root })).toMatchObject({ data: { is_verified: 1, locale: 'en' } });
+
+    // Their next code, asked for on a Chinese screen, comes in Chinese: the screen's language.
+    await t.post('/api/admin/login/send_code', { email, purpose: 'login' }, { ip: someIp(), locale: 'zh' });
+    expect((await t.outbox()).filter((m) => m.to === email).at(-1)!.subject).toMatch(/^Maildesk 登录验证码：\d{6}$/);
+  });
+
   it('When nothing but e-mail and password is given, then the defaults apply: unverified, active, 1 GiB', async () => {
     const email = uniqueEmail();
     const created = await t.post('/api/manage/user/create', { email, password: 'made-by-operator' }, { token: staff.support });
@@ -58,11 +77,11 @@ describe('creating customers', () => {
   it('When storage_max is out of bounds or the input is bad, then each field says what is wrong', async () => {
     expect(await t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'made-by-operator', storage_max: MiB - 1 }, { token: root })).toMatchObject({
       code: 40000,
-      errors: { storage_max: { message: 'validation.too_small', params: { min: MiB } } },
+      errors: { storage_max: { message: 'validation.size_too_small', params: { min: MiB, min_text: '1 MiB' } } },
     });
     expect(await t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'made-by-operator', storage_max: TiB + 1 }, { token: root })).toMatchObject({
       code: 40000,
-      errors: { storage_max: { message: 'validation.too_big', params: { max: TiB } } },
+      errors: { storage_max: { message: 'validation.size_too_big', params: { max: TiB, max_text: '1 TiB' } } },
     });
     expect(await t.post('/api/manage/user/create', { email: 'x', password: 'short', status: 'gone', locale: 'fr' }, { token: root })).toMatchObject({
       code: 40000,
@@ -91,7 +110,7 @@ describe('updating customers', () => {
     expect(await t.post('/api/admin/me/info', {}, { token: session.data.token })).toMatchObject({ code: 0, data: { is_verified: 1, storage_max: 10 * MiB } });
     expect((await t.post('/api/admin/user/list', {}, { token: session.data.token })).code).toBe(0);
 
-    expect(await t.post('/api/manage/user/update', { id, storage_max: 0 }, { token: root })).toMatchObject({ code: 40000, errors: { storage_max: { message: 'validation.too_small' } } });
+    expect(await t.post('/api/manage/user/update', { id, storage_max: 0 }, { token: root })).toMatchObject({ code: 40000, errors: { storage_max: { message: 'validation.size_too_small' } } });
     expect((await t.get('/api/manage/user/get', { id }, { token: root })).data.storage_max).toBe(10 * MiB);
   });
 

@@ -88,7 +88,8 @@ describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installat
     expect(reply.data.domains).toContainEqual(expect.objectContaining({ name: d.a, mailboxes: hashes.length, aliases: hashes.length + 1 }));
     expect(reply.data.domains.find((x: { name: string }) => x.name === d.backup).backup_mx).toBe(true);
     const wrong = await t.post('/api/manage/imports/postfixadmin/inspect', { source: source.url.replace('pfa-read-only', 'wrong-password').replace(/\/[^/]+$/, '/no_such_database') }, { token: root });
-    expect(wrong).toMatchObject({ status: 400, code: 40000, message: 'error.import_source_unreadable' });
+    // In our words (MariaDB refuses the password; the test PostgreSQL trusts local users and misses the database).
+    expect(wrong).toMatchObject({ status: 400, code: 40000, message: kind === 'mariadb' ? 'error.import_source_login_refused' : 'error.import_source_no_database' });
     expect(JSON.stringify(wrong)).not.toContain('wrong-password');
   });
 
@@ -183,6 +184,61 @@ describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installat
     const runs = await t.get('/api/manage/imports/list', {}, { token: root });
     expect(runs.data.list.slice(0, 2).map((r: { id: number }) => r.id)).toEqual([second.data.id, started.data.id]);
     expect(JSON.stringify(runs.data)).not.toContain('pfa-read-only');
+  });
+});
+
+describe.each(['mariadb', 'postgres'] as SourceKind[])('A PostfixAdmin installation\'s vacations and forwarding, on %s', (kind) => {
+  let t: TestApp;
+  let source: Awaited<ReturnType<typeof freshPostfixAdmin>>;
+  let root: string;
+  let owner: CustomerSession;
+  const domain = `v${crypto.randomBytes(3).toString('hex')}.example`;
+  beforeAll(async () => {
+    t = await startTestApp();
+    root = await operatorLogin(t);
+    owner = await signUpCustomer(t);
+    await mailFixtures(t).grant(owner.id, GiB);
+    source = await freshPostfixAdmin(kind);
+    const box = (local: string) => ({ username: `${local}@${domain}`, password: hashes[0].stored, quota: 10 * MiB });
+    await source.fill({
+      domains: [{ domain }],
+      mailboxes: [box('away'), box('back'), box('onward'), box('both')],
+      aliases: [
+        // A mailbox's own row: itself and others is forwarding with a copy kept; others alone, forwarding without.
+        { address: `onward@${domain}`, goto: `next@elsewhere.example` },
+        { address: `both@${domain}`, goto: `both@${domain},next@elsewhere.example` },
+      ],
+      vacations: [
+        { email: `away@${domain}`, subject: 'Away', body: 'Back in May.', active: 1 },
+        { email: `back@${domain}`, subject: 'Away', body: 'Back in May.', active: 0 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+  });
+
+  it('When imported, then an active vacation is an out-of-office that is on and an inactive one is off; forwarding keeps a copy only where the mailbox was among its own row\'s destinations', async () => {
+    const started = await t.post('/api/manage/imports/postfixadmin/start', { source: source.url, mapping: [{ domain, customer_id: owner.id }] }, { token: root });
+    expect(started.code).toBe(0);
+    await finished(t, root, started.data.id);
+    const rules = async (local: string) => {
+      const { id } = await t.services.db.selectFrom('mailbox').select('id').where('address', '=', `${local}@${domain}`).executeTakeFirstOrThrow();
+      return (await t.get('/api/manage/email/rules', { id: Number(id) }, { token: root })).data;
+    };
+    expect(await rules('away')).toMatchObject({ out_of_office: { enabled: true, subject: 'Away', body: 'Back in May.' }, forwarding: { enabled: false } });
+    expect(await rules('back')).toMatchObject({ out_of_office: { enabled: false, subject: 'Away', body: 'Back in May.' }, forwarding: { enabled: false } });
+    expect(await rules('onward')).toMatchObject({ out_of_office: { enabled: false }, forwarding: { enabled: true, addresses: ['next@elsewhere.example'], keep_copy: false } });
+    expect(await rules('both')).toMatchObject({ out_of_office: { enabled: false }, forwarding: { enabled: true, addresses: ['next@elsewhere.example'], keep_copy: true } });
+    // What the mail server runs: no reply for the inactive vacation, and mail passed on without a copy where none was kept.
+    const sieveOf = async (local: string) => {
+      const { id } = await t.services.db.selectFrom('mailbox').select('id').where('address', '=', `${local}@${domain}`).executeTakeFirstOrThrow();
+      return (await t.services.db.selectFrom('mailbox_sieve').select('script').where('mailbox_id', '=', Number(id)).executeTakeFirst())?.script;
+    };
+    expect(await sieveOf('back')).toBeUndefined();
+    expect(await sieveOf('onward')).toContain('redirect "next@elsewhere.example";');
+    expect(await sieveOf('onward')).not.toContain('keep;');
   });
 });
 
@@ -286,6 +342,8 @@ describe('CSV files', () => {
       `mailbox,good@${domain.name},Again,good-password-1,,,1,`,
       `mailbox,big@${domain.name},,good-password-1,,5G,1,`,
       `robot,r@${domain.name},,,,,,`,
+      `mailbox,plain@${domain.name},,,{PLAIN}plain-password-1,,1,`,
+      `mailbox,clear@${domain.name},,,{CLEARTEXT}plain-password-1,,1,`,
     );
     const dry = await t.post('/api/admin/imports/csv_dry_run', { csv: file }, { token: customer.token });
     expect(dry.code).toBe(0);
@@ -300,9 +358,11 @@ describe('CSV files', () => {
       '8:address:validation.csv_duplicate',
       '9:quota:validation.quota_above_storage_max',
       '10:type:validation.csv_type',
+      '11:password_hash:validation.csv_hash_clear_text',
+      '12:password_hash:validation.csv_hash_clear_text',
     ]);
     const refused = await t.post('/api/admin/imports/csv_start', { csv: file }, { token: customer.token, locale: 'zh' });
-    expect(refused).toMatchObject({ status: 400, code: 40000, message: 'error.csv_invalid', params: { count: 9 } });
+    expect(refused).toMatchObject({ status: 400, code: 40000, message: 'error.csv_invalid', params: { count: 11 } });
     expect(Object.keys(refused.errors!)).toContain('4:address');
     expect((await t.post('/api/admin/email/list', { page_size: 1 }, { token: customer.token })).data.total).toBe(0);
     const broken = await t.post('/api/admin/imports/csv_dry_run', { csv: 'type,address\n"unclosed,x\n' }, { token: customer.token });
@@ -337,6 +397,45 @@ describe('CSV files', () => {
     expect((await t.get('/api/admin/imports/list', {}, { token: other.token })).data.total).toBe(0);
     const foreign = await t.post('/api/admin/imports/csv_dry_run', { csv: csv(`alias,x@${domain.name},,,,,1,a@b.example`) }, { token: other.token });
     expect(foreign.data.errors[0]).toMatchObject({ line: 2, column: 'address', message: 'validation.csv_domain_unknown' });
+  });
+
+  it('When a row\'s password is seven characters, then it is refused; eight and 128 are taken, 129 refused', async () => {
+    const sized = (n: number) => 'p'.repeat(n);
+    const file = csv(
+      `mailbox,seven@${second.name},,${sized(7)},,1M,1,`,
+      `mailbox,eight@${second.name},,${sized(8)},,1M,1,`,
+      `mailbox,long@${second.name},,${sized(128)},,1M,1,`,
+      `mailbox,longer@${second.name},,${sized(129)},,1M,1,`,
+    );
+    const dry = await t.post('/api/admin/imports/csv_dry_run', { csv: file }, { token: customer.token });
+    expect(dry.data.errors).toEqual([
+      { line: 2, column: 'password', message: 'validation.csv_password_length', params: { min: 8, max: 128, smart_count: 128 } },
+      { line: 5, column: 'password', message: 'validation.csv_password_length', params: { min: 8, max: 128, smart_count: 128 } },
+    ]);
+    const fine = await t.post('/api/admin/imports/csv_dry_run', { csv: csv(`mailbox,eight@${second.name},,${sized(8)},,1M,1,`, `mailbox,long@${second.name},,${sized(128)},,1M,1,`) }, { token: customer.token });
+    expect(fine.data).toMatchObject({ errors: [], report: { create: { mailbox: 2 } } });
+  });
+
+  it('When a file brings a domain to its mailbox and alias limits, then it is taken; one more of each is refused on its own line', async () => {
+    // A customer of its own: the export below is of the first customer's domains.
+    const mail = mailFixtures(t);
+    const limitedCustomer = await signUpCustomer(t);
+    await mail.grant(limitedCustomer.id, GiB);
+    const limited = await mail.activeDomain(limitedCustomer);
+    expect((await t.post('/api/manage/domain/update', { id: limited.id, max_mailboxes: 3, max_aliases: 2 }, { token: root })).code).toBe(0);
+    await mail.mailbox(limitedCustomer.token, limited.id, 'here', { quota: MiB });
+    const rows = (mailboxes: number, aliases: number) => [
+      ...Array.from({ length: mailboxes }, (_, i) => `mailbox,m${i}@${limited.name},,good-password-1,,1M,1,`),
+      ...Array.from({ length: aliases }, (_, i) => `alias,a${i}@${limited.name},,,,,1,someone@elsewhere.example`),
+    ];
+    // One mailbox here: two more make three; two aliases make two.
+    const atLimits = await t.post('/api/admin/imports/csv_dry_run', { csv: csv(...rows(2, 2)) }, { token: limitedCustomer.token });
+    expect(atLimits.data).toMatchObject({ errors: [], report: { create: { mailbox: 2, alias: 2 } } });
+    const over = await t.post('/api/admin/imports/csv_dry_run', { csv: csv(...rows(3, 3)) }, { token: limitedCustomer.token });
+    expect(over.data.errors).toEqual([
+      { line: 4, column: 'address', message: 'error.mailbox_limit', params: { limit: 3, smart_count: 3, domain: limited.name } },
+      { line: 7, column: 'address', message: 'error.alias_limit', params: { limit: 2, smart_count: 2, domain: limited.name } },
+    ]);
   });
 
   it('When a team member imports, then only the domains they manage are theirs', async () => {
@@ -375,5 +474,61 @@ describe('CSV files', () => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  it('When a mailbox name would run as a spreadsheet formula, then the export writes it as text behind an apostrophe, and importing the row gives back the name as it was', async () => {
+    const formula = '=HYPERLINK("https://evil.example/","Invoice")';
+    const made = await t.post('/api/admin/email/create', { domain_id: second.id, local_part: 'formula', name: formula, password: 'formula-pass-1', quota: 10 * MiB }, { token: customer.token });
+    expect(made).toMatchObject({ code: 0 });
+    const exported = Buffer.from((await t.get('/api/manage/imports/csv_export', { customer_id: String(customer.id) }, { token: root })).data as unknown as Buffer).toString('utf8');
+    const row = exported.split('\n').find((line) => line.startsWith(`mailbox,formula@${second.name},`))!;
+    expect(row).toContain(`,"'=HYPERLINK(""https://evil.example/"",""Invoice"")",`);
+    const again = row.replace(`formula@${second.name}`, `formula2@${second.name}`);
+    const started = await t.post('/api/manage/imports/csv_start', { csv: csv(again) }, { token: root });
+    expect(started, JSON.stringify(started.errors)).toMatchObject({ code: 0 });
+    await finished(t, root, started.data.id);
+    const imported = await t.services.db.selectFrom('mailbox').select('name').where('address', '=', `formula2@${second.name}`).executeTakeFirstOrThrow();
+    expect(imported.name).toBe(formula);
+  });
+});
+
+describe('an import beside the mail people wait for', () => {
+  let t: TestApp;
+  let source: Awaited<ReturnType<typeof freshPostfixAdmin>>;
+  const domain = `lane${crypto.randomBytes(3).toString('hex')}.example`;
+  beforeAll(async () => {
+    // Small batches and workers that poll often (on PostgreSQL nothing else wakes them).
+    t = await startTestApp({ IMPORT_BATCH_SIZE: '2', JOB_POLL_MS: '200' });
+    source = await freshPostfixAdmin('mariadb');
+    const users = Array.from({ length: 1500 }, (_, i) => `user${i}@${domain}`);
+    await source.fill({ domains: [{ domain }], mailboxes: users.map((username) => ({ username, password: hashes[0].stored, quota: MiB })), aliases: [] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+  });
+
+  it("When an import of 1,500 mailboxes runs, then another customer's password-reset mail goes out while it still runs, not after it", async () => {
+    const root = await operatorLogin(t);
+    const waiting = await signUpCustomer(t);
+    const owner = await signUpCustomer(t);
+    await mailFixtures(t).grant(owner.id, GiB);
+    const started = await t.post('/api/manage/imports/postfixadmin/start', { source: source.url, mapping: [{ domain, customer_id: owner.id }] }, { token: root });
+    expect(started.code).toBe(0);
+    const progress = async () => (await t.get('/api/manage/imports/get', { id: started.data.id }, { token: root })).data as { state: string; done: number; total: number };
+    const until = async (what: string, check: () => Promise<boolean>, ms: number) => {
+      for (const end = Date.now() + ms; !(await check()); await new Promise((resolve) => setTimeout(resolve, 20))) {
+        if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+      }
+    };
+    await until('the import running', async () => (await progress()).done > 0, 30_000);
+
+    expect((await t.post('/api/admin/login/forgot_password_send_email', { email: waiting.email }, { ip: someIp() })).code).toBe(0);
+    const sent = async () => (await t.services.db.selectFrom('email_send_log').select('status').where('recipient', '=', waiting.email).where('template_key', '=', 'password_reset').executeTakeFirst())?.status === 'sent';
+    await until('the reset mail sent', sent, 30_000);
+    const then = await progress();
+    expect(then.state).toBe('running');
+    expect(then.done).toBeLessThan(then.total);
+    await until('the import done', async () => (await progress()).state === 'done', 90_000);
   });
 });

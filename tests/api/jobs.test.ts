@@ -4,9 +4,14 @@
  * then kept as failed, a unique key holds under concurrency, schedules run once per period.
  * The handlers here are the test's own, on a second queue over the app's database.
  */
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, defineSchedule } from '../../server/core/jobs.js';
+import { capabilities } from '../../server/capabilities.js';
 import { createJobs } from '../../server/jobs/create.js';
+import { registryOf } from '../../server/jobs/housekeeping.js';
+import { queueBase } from '../../server/jobs/registry.js';
 import type { Queue } from '../../server/jobs/registry.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -234,6 +239,29 @@ describe('schedules', () => {
       await Promise.all(workers.map((w) => w.stop()));
     }
   });
+
+  // pg-boss's cron may deliver one period twice (its minute guard is the database's minute at
+  // delivery, while the period is judged by the instance's estimate of that clock).
+  if (process.env.DATABASE_URL) it('When pg-boss delivers one period of a schedule twice, then it runs once; a delivery in the next period runs again', async () => {
+    const boss = new PgBoss({ connectionString: t.config.databaseUrl!, supervise: false, schedule: false, migrate: false });
+    await boss.start();
+    const deliveredAt = async (offset: string) => {
+      const id = await boss.send('test.hourly', {});
+      await sql`update pgboss.job set created_on = date_trunc('hour', now()) + ${offset}::interval where name = 'test.hourly' and id = ${id}::uuid`.execute(t.services.db);
+    };
+    try {
+      const before = runsOf('test.hourly').length;
+      await deliveredAt('5 minutes');
+      await deliveredAt('35 minutes');
+      await queue.drain();
+      expect(runsOf('test.hourly')).toHaveLength(before + 1);
+      await deliveredAt('1 hour 5 minutes');
+      await queue.drain();
+      expect(runsOf('test.hourly')).toHaveLength(before + 2);
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
 });
 
 describe('outgoing mail', () => {
@@ -248,5 +276,106 @@ describe('outgoing mail', () => {
     ).rejects.toThrow('refused');
     expect((await t.outbox()).filter((m) => m.to === to)).toEqual([]);
     expect(await db.selectFrom('email_send_log').select('id').where('recipient', '=', to).execute()).toEqual([]);
+  });
+});
+
+describe('the lane of long jobs', () => {
+  it('When the length of a job grows with what a customer keeps (mail, mailboxes, files, domains), then it runs in the long lane, never in front of the mail people wait for', () => {
+    const { longNames, shortNames } = queueBase(registryOf(capabilities));
+    for (const name of ['mail_copy.run', 'imports.run', 'mailbox.purge', 'files.move_from_disk']) expect(longNames, name).toContain(name);
+    // And the mail people wait for is not behind them.
+    expect(shortNames).toContain('mail.send');
+  });
+
+  /** Long jobs that run until the test lets them end. */
+  const gates = new Map<string, () => void>();
+  const runningNow = new Set<string>();
+  const long = defineJob<{ id: string; owner: string }>({
+    name: 'test.lane.long',
+    lane: 'long',
+    ownerOf: ({ owner }) => owner,
+    async handler({ id }) {
+      runningNow.add(id);
+      await new Promise<void>((resolve) => gates.set(id, resolve));
+      runningNow.delete(id);
+    },
+  });
+  const quick = defineJob<{ n: number }>({
+    name: 'test.lane.quick',
+    async handler(payload) {
+      runs.push({ job: 'test.lane.quick', payload, attempt: 1 });
+    },
+  });
+  const until = async (what: string, check: () => boolean, ms = 5000) => {
+    const end = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it('When long jobs fill their lane, then other jobs still run at once; an owner runs at most its share (2 of 3 workers) and another owner\'s job takes the free worker', async () => {
+    // Workers poll often here: on PostgreSQL nothing else wakes them.
+    const lanes = await createJobs(t.services.database, { jobs: [long, quick], schedules: [] }, { ...t.config, jobSchedules: false, jobPollMs: 100, longJobs: { workers: 3, perGroup: 2 } }, noLogs);
+    await lanes.start(t.services);
+    try {
+      for (const id of ['a1', 'a2', 'a3', 'a4']) await lanes.enqueue(t.services.db, long, { id, owner: 'A' });
+      await until('two of A', () => runningNow.size === 2);
+      // A's share is 2: a3 waits though a worker is free.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect([...runningNow].sort()).toEqual(['a1', 'a2']);
+
+      // B's job, queued after all of A's, takes the free worker.
+      await lanes.enqueue(t.services.db, long, { id: 'b1', owner: 'B' });
+      await until('b1', () => runningNow.has('b1'));
+      // Three workers: C's waits (one past), and a quick job runs beside them all.
+      await lanes.enqueue(t.services.db, long, { id: 'c1', owner: 'C' });
+      const before = Date.now();
+      await lanes.enqueue(t.services.db, quick, { n: 1 });
+      await until('the quick job', () => runsOf('test.lane.quick').length === 1);
+      expect(Date.now() - before).toBeLessThan(2000);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect([...runningNow].sort()).toEqual(['a1', 'a2', 'b1']);
+
+      // A worker comes free: C's job (nobody of C's running) goes before A's older ones.
+      gates.get('a1')!();
+      await until('c1', () => runningNow.has('c1'));
+      expect([...runningNow].sort()).toEqual(['a2', 'b1', 'c1']);
+      gates.get('b1')!();
+      await until('a3', () => runningNow.has('a3'));
+      for (const id of ['a2', 'c1', 'a3']) gates.get(id)!();
+      await until('a4', () => runningNow.has('a4'));
+      gates.get('a4')!();
+      await until('the end', () => runningNow.size === 0);
+    } finally {
+      for (const open of gates.values()) open();
+      await lanes.stop();
+    }
+  });
+
+  if (!process.env.DATABASE_URL) it('When a long schedule runs (the DNS watch: minutes of lookups), then other jobs still run beside it (embedded queue)', async () => {
+    let release: () => void = () => undefined;
+    let watching = false;
+    const watch = defineSchedule({
+      name: 'test.lane.watch',
+      cron: '* * * * *',
+      lane: 'long',
+      async handler() {
+        watching = true;
+        await new Promise<void>((resolve) => (release = resolve));
+        watching = false;
+      },
+    });
+    const lanes = await createJobs(t.services.database, { jobs: [quick], schedules: [watch] }, { ...t.config, jobSchedules: true, jobPollMs: 100, longJobs: { workers: 1, perGroup: 1 } }, noLogs);
+    await lanes.start(t.services);
+    try {
+      await until('the schedule running', () => watching);
+      await lanes.enqueue(t.services.db, quick, { n: 2 });
+      await until('the quick job beside it', () => runsOf('test.lane.quick').some((r) => r.payload.n === 2), 2000);
+      expect(watching).toBe(true);
+    } finally {
+      release();
+      await lanes.stop();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorWithRole, signUpCustomer, teamMemberOf } from '../helpers/fixtures.js';
 import { mailboxOwner, mailFixtures } from '../helpers/mail-fixtures.js';
+import { messageText } from '../../resources/messages.js';
+import { reachable } from '../../server/imports/mail-copy/source-address.js';
 
 const PASSWORD = `old-server-${crypto.randomBytes(6).toString('hex')}`;
 let t: TestApp;
@@ -24,14 +26,17 @@ async function freePort() {
   return port;
 }
 
+/** Mail copy set up; the old servers of these tests are on this machine, which the operator allows (only 127.0.0.1). */
+const copyEnv = () => ({
+  MAIL_COPY_IMAP: `imap://127.0.0.1:${closedPort}`,
+  MAIL_COPY_MASTER_USER: 'maildesk-copy',
+  MAIL_COPY_MASTER_PASSWORD: 'master-password-1',
+  SECRET_KEY: crypto.randomBytes(32).toString('base64'),
+});
+
 beforeAll(async () => {
   closedPort = await freePort();
-  t = await startTestApp({
-    MAIL_COPY_IMAP: `imap://127.0.0.1:${closedPort}`,
-    MAIL_COPY_MASTER_USER: 'maildesk-copy',
-    MAIL_COPY_MASTER_PASSWORD: 'master-password-1',
-    SECRET_KEY: crypto.randomBytes(32).toString('base64'),
-  });
+  t = await startTestApp({ ...copyEnv(), MAIL_COPY_ALLOW_NETWORKS: '127.0.0.1/32' });
 });
 afterAll(() => t.close());
 
@@ -160,6 +165,40 @@ describe('mail copy', () => {
     expect(listed.data.list).toMatchObject([{ address: second.address, source_user: 'bert.old', state: 'queued' }]);
   });
 
+  it('When copies for a domain are started, then 100 start in one call and 101 are refused with a translated 40000 that starts none (pattern and accounts)', { timeout: 120_000 }, async () => {
+    const owner = await mailboxOwner(t);
+    const mail = mailFixtures(t);
+    const boxes = [owner.id];
+    for (let i = 1; i < 100; i++) boxes.push((await mail.mailbox(owner.customer.token, owner.domainId)).id);
+    const { password: _p, source_user: _u, ...server } = source();
+    const accounts = (ids: number[]) => ids.map((mailbox_id) => ({ mailbox_id, source_user: `old${mailbox_id}`, password: PASSWORD }));
+    const copies = async () => (await t.get('/api/admin/mail_copy/list', { filter: { domain_id: owner.domainId } }, { token: owner.customer.token })).data.total;
+
+    // One past, by accounts: 101 listed.
+    const listedPast = await t.post('/api/admin/mail_copy/create_for_domain', { domain_id: owner.domainId, ...server, accounts: accounts([...boxes, boxes[0] + 1_000_000]) }, { token: owner.customer.token });
+    expect(listedPast).toMatchObject({ status: 400, code: 40000 });
+    expect(listedPast.errors?.accounts).toMatchObject({ message: 'validation.too_many', params: { max: 100 } });
+    expect(await copies()).toBe(0);
+    // At the limit, by pattern: the domain's 100 mailboxes.
+    const byPattern = await t.post('/api/admin/mail_copy/create_for_domain', { domain_id: owner.domainId, ...server, user_pattern: '%e', password: PASSWORD }, { token: owner.customer.token });
+    expect(byPattern.data?.list, JSON.stringify(byPattern)).toHaveLength(100);
+    await t.services.jobs.drain();
+
+    // One past, by pattern: a 101st mailbox.
+    boxes.push((await mail.mailbox(owner.customer.token, owner.domainId)).id);
+    const patternPast = await t.post('/api/admin/mail_copy/create_for_domain', { domain_id: owner.domainId, ...server, user_pattern: '%e', password: PASSWORD }, { token: owner.customer.token });
+    expect(patternPast).toMatchObject({ status: 400, code: 40000 });
+    expect(patternPast.errors?.user_pattern).toMatchObject({ message: 'validation.mail_copy_too_many', params: { count: 101, max: 100, smart_count: 100 } });
+    const tooMany = patternPast.errors!.user_pattern;
+    expect(messageText('en', tooMany.message, tooMany.params)).toBe('This domain has more active mailboxes (101) than copies may start at once: list the accounts instead, up to 100 in each start.');
+    expect(messageText('zh', tooMany.message, tooMany.params)).toContain('已启用邮箱（101 个）');
+    expect(await copies()).toBe(100);
+    // At the limit, by accounts: 100 listed.
+    const listed = await t.post('/api/admin/mail_copy/create_for_domain', { domain_id: owner.domainId, ...server, accounts: accounts(boxes.slice(1)) }, { token: owner.customer.token });
+    expect(listed.data?.list, JSON.stringify(listed)).toHaveLength(100);
+    await t.services.jobs.drain();
+  });
+
   it('When mail copy is not set up on the installation, then starting one says so', async () => {
     const bare = await startTestApp();
     try {
@@ -168,6 +207,178 @@ describe('mail copy', () => {
       expect(reply).toMatchObject({ status: 409, code: 40900, message: 'error.mail_copy_not_set_up' });
     } finally {
       await bare.close();
+    }
+  });
+});
+
+/** A server on this machine that does `onSocket` with each connection; closed with its connections. */
+async function listener(onSocket: (socket: net.Socket) => void) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    connections: () => sockets.size,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('mail copy: the panel\'s own network', () => {
+  it('When a customer names the panel\'s own machine or a private network, in any spelling, then a translated 40000 refuses it and nothing is started', async () => {
+    // No MAIL_COPY_ALLOW_NETWORKS: only the internet.
+    const strict = await startTestApp(copyEnv());
+    const listening = await listener(() => undefined);
+    try {
+      const owner = await mailboxOwner(strict);
+      const hosts = ['localhost', '127.0.0.1', '127.1', '0.0.0.0', '[::1]', '2130706433', '0x7f000001', '0177.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '[fe80::1]', '[fd00::1]', '[::]'];
+      for (const source_host of hosts) {
+        const reply = await strict.post('/api/admin/mail_copy/create', { mailbox_id: owner.id, ...source({ source_host, source_port: listening.port }) }, { token: owner.customer.token });
+        expect(reply, source_host).toMatchObject({ status: 400, code: 40000 });
+        expect(reply.errors?.source_host?.message, source_host).toBe('validation.mail_copy_host_not_allowed');
+      }
+      const { password: _p, source_user: _u, ...server } = source({ source_host: '127.1', source_port: listening.port });
+      const forDomain = await strict.post('/api/admin/mail_copy/create_for_domain', { domain_id: owner.domainId, ...server, user_pattern: '%e', password: PASSWORD }, { token: owner.customer.token });
+      expect(forDomain.errors?.source_host?.message).toBe('validation.mail_copy_host_not_allowed');
+      // Said in both languages.
+      expect(messageText('en', 'validation.mail_copy_host_not_allowed')).toMatch(/private or local network/);
+      expect(messageText('zh', 'validation.mail_copy_host_not_allowed')).toMatch(/内网/);
+      // Nothing started, nothing reached.
+      expect((await strict.get('/api/admin/mail_copy/list', {}, { token: owner.customer.token })).data.total).toBe(0);
+      await strict.services.jobs.drain();
+      expect(listening.connections()).toBe(0);
+    } finally {
+      await listening.close();
+      await strict.close();
+    }
+  });
+
+  it('When the operator allows 127.0.0.1/32, then a copy from 127.0.0.1 starts and one from 127.0.0.2 is still refused', async () => {
+    const owner = await mailboxOwner(t);
+    const at = await t.post('/api/admin/mail_copy/create', { mailbox_id: owner.id, ...source({ source_host: '127.0.0.1' }) }, { token: owner.customer.token });
+    expect(at).toMatchObject({ code: 0, data: { source_host: '127.0.0.1', state: 'queued' } });
+    await t.services.jobs.drain();
+    const second = await mailboxOwner(t);
+    const past = await t.post('/api/admin/mail_copy/create', { mailbox_id: second.id, ...source({ source_host: '127.0.0.2' }) }, { token: second.customer.token });
+    expect(past).toMatchObject({ status: 400, code: 40000 });
+    expect(past.errors?.source_host?.message).toBe('validation.mail_copy_host_not_allowed');
+  });
+
+  it('When an address is at the edge of a private range, then the range decides (IPv4, IPv6, and IPv4 carried in IPv6)', () => {
+    const edges: [string, boolean][] = [
+      ['172.15.255.255', true],
+      ['172.16.0.0', false],
+      ['172.31.255.255', false],
+      ['172.32.0.0', true],
+      ['9.255.255.255', true],
+      ['10.0.0.0', false],
+      ['100.63.255.255', true],
+      ['100.64.0.0', false],
+      ['126.255.255.255', true],
+      ['127.0.0.0', false],
+      ['223.255.255.255', true],
+      ['224.0.0.0', false],
+      ['2001:4860:4860::8888', true],
+      ['::1', false],
+      ['::ffff:10.0.0.1', false],
+      ['::ffff:8.8.8.8', true],
+      ['64:ff9b::7f00:1', false],
+      ['64:ff9b::808:808', true],
+      ['2002:7f00:1::', false],
+      ['fe80::1', false],
+      ['fc00::1', false],
+      ['fbff:ffff::1', true],
+    ];
+    for (const [address, ok] of edges) expect(reachable(address, []), address).toBe(ok);
+    expect(reachable('10.1.2.3', ['10.1.2.0/24'])).toBe(true);
+    expect(reachable('10.1.3.0', ['10.1.2.0/24'])).toBe(false);
+    expect(reachable('::ffff:10.1.2.3', ['10.1.2.0/24'])).toBe(true);
+  });
+
+  it('When a copy cannot reach the old server, then it says the same whatever is there (closed, reset, silent, not IMAP, not TLS), with no detail', { timeout: 90_000 }, async () => {
+    const reset = await listener((socket) => socket.resetAndDestroy());
+    const silent = await listener(() => undefined);
+    const smtp = await listener((socket) => socket.write('220 mail.example ESMTP\r\n'));
+    const servers = { closed: { port: closedPort, tls: 'starttls' }, reset: { port: reset.port, tls: 'starttls' }, silent: { port: silent.port, tls: 'starttls' }, plaintext_smtp: { port: smtp.port, tls: 'tls' } };
+    try {
+      const copies: Record<string, number> = {};
+      for (const [kind, server] of Object.entries(servers)) {
+        const owner = await mailboxOwner(t);
+        const started = await t.post('/api/admin/mail_copy/create', { mailbox_id: owner.id, ...source({ source_port: server.port, source_tls: server.tls }) }, { token: owner.customer.token });
+        expect(started.code, kind).toBe(0);
+        copies[kind] = started.data.id;
+      }
+      await t.services.jobs.drain();
+      const ends = await t.services.db.selectFrom('mail_copy').select(['id', 'state', 'error', 'error_detail']).where('id', 'in', Object.values(copies)).execute();
+      for (const [kind, id] of Object.entries(copies)) {
+        expect(ends.find((c) => Number(c.id) === id), kind).toMatchObject({ state: 'failed', error: 'error.mail_copy_unreachable', error_detail: null });
+      }
+    } finally {
+      await Promise.all([reset.close(), silent.close(), smtp.close()]);
+    }
+  });
+});
+
+describe('mail copy: long work beside the mail people wait for', () => {
+  let lanes: TestApp;
+  beforeAll(async () => {
+    // Workers that poll often (on PostgreSQL nothing else wakes them); three for copies, two of them one customer's.
+    lanes = await startTestApp({ ...copyEnv(), MAIL_COPY_ALLOW_NETWORKS: '127.0.0.1/32', JOB_POLL_MS: '200', MAIL_COPY_WORKERS: '3', MAIL_COPY_PER_CUSTOMER: '2' });
+  });
+  afterAll(() => lanes.close());
+
+  const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 10_000) => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('When a customer\'s 15 copies wait on a silent server, then another customer\'s password-reset mail goes out within seconds, another customer\'s copy runs at once, and the first customer runs 2 copies at a time', { timeout: 60_000 }, async () => {
+    const silent = await listener(() => undefined);
+    try {
+      // Made first: signing up reads the outbox, which waits for every job.
+      const waiting = await signUpCustomer(lanes);
+      const other = await mailboxOwner(lanes);
+      const busy = await mailboxOwner(lanes);
+      const mail = mailFixtures(lanes);
+      for (let i = 0; i < 14; i++) await mail.mailbox(busy.customer.token, busy.domainId);
+      const { password: _p, source_user: _u, ...server } = source({ source_port: silent.port });
+      const started = await lanes.post('/api/admin/mail_copy/create_for_domain', { domain_id: busy.domainId, ...server, user_pattern: '%e', password: PASSWORD }, { token: busy.customer.token });
+      expect(started.data?.list, JSON.stringify(started)).toHaveLength(15);
+      await until('two copies connected', () => silent.connections() === 2);
+
+      // The password reset of a customer who has nothing to do with the copies.
+      const asked = Date.now();
+      expect((await lanes.post('/api/admin/login/forgot_password_send_email', { email: waiting.email }, { ip: '10.9.8.7' })).code).toBe(0);
+      const sent = () => lanes.services.db.selectFrom('email_send_log').select('status').where('recipient', '=', waiting.email).where('template_key', '=', 'password_reset').executeTakeFirst();
+      await until('the reset mail sent', async () => (await sent())?.status === 'sent', 5000);
+      const waited = Date.now() - asked;
+      console.log(`password-reset mail sent ${waited} ms after it was asked for, beside 15 copies on a silent server`);
+      expect(waited).toBeLessThan(5000);
+
+      // Another customer's copy (its old server down) runs and ends while the 15 still wait.
+      const theirs = await lanes.post('/api/admin/mail_copy/create', { mailbox_id: other.id, ...source() }, { token: other.customer.token });
+      expect(theirs.code).toBe(0);
+      const state = async () => (await lanes.get('/api/admin/mail_copy/get', { id: theirs.data.id }, { token: other.customer.token })).data;
+      await until('the other customer\'s copy ended', async () => (await state()).state === 'failed', 5000);
+      expect(await state()).toMatchObject({ error: 'error.mail_copy_unreachable' });
+
+      // The busy customer's share: 2 copies at once (a third worker free), the other 13 queued, as the operators' job screen says.
+      expect(silent.connections()).toBe(2);
+      const summary = await lanes.post('/api/manage/job/summary', {}, { token: await mail.operator() });
+      expect(summary.data.find((line: { name: string }) => line.name === 'mail_copy.run')).toMatchObject({ active: 2, queued: 13 });
+    } finally {
+      // The silent server hangs up: the copies end (unreachable) one after another.
+      await silent.close();
+      await lanes.services.jobs.drain();
     }
   });
 });

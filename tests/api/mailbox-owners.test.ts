@@ -67,6 +67,8 @@ describe('the bar', () => {
           '/api/mail/login/passkey',
           '/api/mail/login/enrol_totp',
           '/api/mail/login/enrol_totp_confirm',
+          '/api/mail/login/enrol_passkey_options',
+          '/api/mail/login/enrol_passkey',
           '/api/mail/second_factor/info',
           '/api/mail/second_factor/totp_start',
           '/api/mail/second_factor/totp_confirm',
@@ -96,6 +98,8 @@ describe('the bar', () => {
         ].sort(),
       );
       expect(document.paths['/api/mail/me/info'].get['x-caller']).toMatch(/mailbox owner/);
+      // Each call says what it does, under its group.
+      for (const path of mailPaths) expect(Object.values(document.paths[path])[0], path).toMatchObject({ summary: expect.stringMatching(/\w{3}/), tags: [expect.stringMatching(/^mail\/[a-z_]+$/)] });
     } finally {
       await fresh.close();
     }
@@ -111,6 +115,7 @@ describe('signing in', () => {
     expect(wrong).toMatchObject({ code: 40101, message: 'error.bad_credentials', data: null });
     expect(unknown).toMatchObject({ code: wrong.code, message: wrong.message, data: null });
     expect((await logOf('login_failed', owner.id))[0]).toMatchObject({ target_type: 'email', user_id: owner.customer.id });
+    expect(JSON.parse(String((await logOf('login_failed', owner.id))[0].after))).toEqual({ email: owner.address, method: 'password', area: 'mail' });
 
     const attacker = someIp();
     const codes: number[] = [];
@@ -136,14 +141,36 @@ describe('signing in', () => {
       expect((await login(owner.address, password)).code).toBe(0);
       expect(await passwordHashOf(owner.id)).toBe(upgraded);
       expect((await logOf('login', owner.id))[1].after).toContain(`"upgraded_from":"${scheme}"`);
+      expect((await logOf('login', owner.id))[0]).toMatchObject({ actor_type: 'mailbox', actor_name: owner.address, target_type: 'email', user_id: owner.customer.id });
+      expect(JSON.parse(String((await logOf('login', owner.id))[0].after))).toEqual({ method: 'password', area: 'mail' });
     }
   });
 
-  it('When the mailbox, its domain or its customer is not active, or the area is off for the domain, then the right password is refused, and a wrong one answered as ever', async () => {
+  it('When the password is changed while a sign-in with the old one is still checking its old-scheme hash, then the upgrade to argon2id leaves the new password in place', async () => {
+    const owner = await mailboxOwner(t);
+    // An ARGON2I hash of high cost (made once by @node-rs/argon2): its check takes a second or two on a password worker, long enough for a change to land meanwhile.
+    const slowHash = '{ARGON2I}$argon2i$v=19$m=65536,t=60,p=1$t0eFwE7ioaIssso4MTw2zA$YEPJgZfT4hlGnZU0KMdCe6f3E9vGCihfXHihUhJ0DEQ';
+    await t.services.db.updateTable('mailbox').set({ password_hash: slowHash }).where('id', '=', owner.id).execute();
+    let signedIn = false;
+    const signingIn = login(owner.address, 'password-before-1').then((reply) => ((signedIn = true), reply));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await t.post('/api/admin/email/update_password', { id: owner.id, password: 'password-after-1' }, { token: owner.customer.token })).code).toBe(0);
+    // The change landed while the sign-in was still checking the old hash.
+    expect(signedIn).toBe(false);
+    // Right when it was asked: the sign-in goes through; but its upgrade is of a hash that is no longer there.
+    expect((await signingIn).code).toBe(0);
+    expect(await verifySchemeHash(await passwordHashOf(owner.id), 'password-after-1')).toBe(true);
+    expect((await login(owner.address, 'password-before-1')).code).toBe(40101);
+    expect((await login(owner.address, 'password-after-1')).code).toBe(0);
+  });
+
+  it('When the mailbox, its domain or its customer is not active, the domain not verified, or the area is off for the domain, then the right password is refused, and a wrong one answered as ever', async () => {
     const owner = await mailboxOwner(t);
     const operator = await mail.operator();
     const refusedNow = async () => {
       expect(await login(owner.address, owner.password)).toMatchObject({ code: 40300, message: 'error.mailbox_sign_in_refused' });
+      // The log tells a refusal from a wrong password.
+      expect(JSON.parse(String((await logOf('login_failed', owner.id))[0].after))).toEqual({ email: owner.address, method: 'password', area: 'mail', reason: 'not_allowed' });
       expect((await login(owner.address, 'wrong-password')).code).toBe(40101);
     };
     const change = async (path: string, body: Record<string, unknown>, token: string) => expect((await t.post(path, body, { token })).code).toBe(0);
@@ -157,6 +184,11 @@ describe('signing in', () => {
     await change('/api/manage/domain/update', { id: owner.domainId, status: 'suspended' }, operator);
     await refusedNow();
     await change('/api/manage/domain/update', { id: owner.domainId, status: 'active' }, operator);
+    // Active but never verified (an operator may turn a domain on before its owner proves it).
+    const { verified_at: verifiedAt } = await t.services.db.selectFrom('domain').select('verified_at').where('id', '=', owner.domainId).executeTakeFirstOrThrow();
+    await t.services.db.updateTable('domain').set({ verified_at: null }).where('id', '=', owner.domainId).execute();
+    await refusedNow();
+    await t.services.db.updateTable('domain').set({ verified_at: verifiedAt }).where('id', '=', owner.domainId).execute();
     await change('/api/manage/user/update', { id: owner.customer.id, status: 'disabled' }, operator);
     await refusedNow();
     await change('/api/manage/user/update', { id: owner.customer.id, status: 'active' }, operator);
@@ -206,7 +238,7 @@ describe('sessions', () => {
     expect((await info(await mail.operator())).code).toBe(20000);
     expect((await t.post('/api/mail/login/logout', {}, { token: owner.token })).code).toBe(0);
     expect((await info(owner.token)).code).toBe(20000);
-    expect((await logOf('logout', owner.id))[0]).toMatchObject({ actor_type: 'mailbox', actor_name: owner.address });
+    expect((await logOf('logout', owner.id))[0]).toMatchObject({ actor_type: 'mailbox', actor_name: owner.address, target_type: 'email' });
   });
 });
 
@@ -247,7 +279,8 @@ describe('the mailbox', () => {
     expect((await login(owner.address, owner.password)).code).toBe(40101);
     expect((await login(owner.address, 'new-password-1')).code).toBe(0);
     expect(await passwordHashOf(owner.id)).toMatch(/^\{ARGON2ID\}/);
-    expect((await logOf('update_password', owner.id))[0]).toMatchObject({ actor_type: 'mailbox', actor_name: owner.address, user_id: owner.customer.id });
+    expect((await logOf('update_password', owner.id))[0]).toMatchObject({ actor_type: 'mailbox', actor_name: owner.address, user_id: owner.customer.id, target_type: 'email' });
+    expect(JSON.parse(String((await logOf('update_password', owner.id))[0].after))).toEqual({ address: owner.address });
   });
 
   it('When the owner requires app passwords for mail programs, then the mailbox says so everywhere, and the customer can set it back', async () => {
@@ -258,6 +291,16 @@ describe('the mailbox', () => {
     expect((await login(owner.address, owner.password)).code).toBe(0);
     expect((await t.post('/api/admin/email/update', { id: owner.id, app_passwords_only: 0 }, { token: owner.customer.token })).data).toMatchObject({ app_passwords_only: 0 });
     expect((await info(owner.token)).data.app_passwords_only).toBe(0);
+    // The owner turns it on and off again; each change is logged with before and after, a repeat is no change.
+    expect((await t.post('/api/mail/me/update_settings', { app_passwords_only: 1 }, { token: owner.token })).data.app_passwords_only).toBe(1);
+    expect((await t.post('/api/mail/me/update_settings', { app_passwords_only: false }, { token: owner.token })).data.app_passwords_only).toBe(0);
+    expect((await t.post('/api/mail/me/update_settings', { app_passwords_only: 0 }, { token: owner.token })).data.app_passwords_only).toBe(0);
+    const changes = (await logOf('update', owner.id)).filter((r) => r.actor_type === 'mailbox');
+    expect(changes.map((r) => [r.target_type, JSON.parse(String(r.before)), JSON.parse(String(r.after))])).toEqual([
+      ['email', { app_passwords_only: 1 }, { app_passwords_only: 0 }],
+      ['email', { app_passwords_only: 0 }, { app_passwords_only: 1 }],
+      ['email', { app_passwords_only: 0 }, { app_passwords_only: 1 }],
+    ]);
     const before = await state(owner.id);
     expect((await t.post('/api/mail/me/update_settings', { app_passwords_only: 'sometimes' }, { token: owner.token })).code).toBe(40000);
     expect(await state(owner.id)).toBe(before);
@@ -351,6 +394,30 @@ describe('out-of-office and forwarding', () => {
   });
 });
 
+describe('the limits of the rules', () => {
+  it('When forwarding names ten addresses, then it is kept with all ten; an eleventh is refused and the ten stay', async () => {
+    const owner = await mailboxOwner(t);
+    const ten = Array.from({ length: 10 }, (_, i) => `t${i}@elsewhere.example`);
+    const kept = await t.post('/api/mail/rules/update_forwarding', { enabled: true, addresses: ten }, { token: owner.token });
+    expect(kept).toMatchObject({ code: 0, data: { forwarding: { enabled: true, addresses: ten } } });
+    expect((await sieveOf(owner.id))?.script).toContain('redirect :copy "t9@elsewhere.example";');
+    const before = await state(owner.id);
+    const eleven = await t.post('/api/mail/rules/update_forwarding', { enabled: true, addresses: [...ten, 't10@elsewhere.example'] }, { token: owner.token });
+    expect(eleven).toMatchObject({ code: 40000, errors: { addresses: { message: 'validation.too_many' } } });
+    expect(await state(owner.id)).toBe(before);
+  });
+
+  it('When an out-of-office ends the moment it starts, then it is refused; ending a second later, it is kept', async () => {
+    const owner = await mailboxOwner(t);
+    const before = await state(owner.id);
+    const same = await t.post('/api/mail/rules/update_out_of_office', { enabled: true, subject: 'S', body: 'B', starts_at: '2027-01-01T09:00:00+01:00', ends_at: '2027-01-01T08:00:00Z' }, { token: owner.token });
+    expect(same).toMatchObject({ code: 40000, errors: { ends_at: { message: 'validation.ends_before_start' } } });
+    expect(await state(owner.id)).toBe(before);
+    const second = await t.post('/api/mail/rules/update_out_of_office', { enabled: true, subject: 'S', body: 'B', starts_at: '2027-01-01T08:00:00Z', ends_at: '2027-01-01T08:00:01Z' }, { token: owner.token });
+    expect(second).toMatchObject({ code: 0, data: { out_of_office: { starts_at: '2027-01-01T08:00:00.000Z', ends_at: '2027-01-01T08:00:01.000Z' } } });
+  });
+});
+
 describe('app passwords', () => {
   it('When the owner makes one, then it is shown once, listed without its value, counted on the mailbox, and verifiable as Dovecot stores it; revoked, it is gone', async () => {
     const owner = await mailboxOwner(t);
@@ -372,7 +439,7 @@ describe('app passwords', () => {
     expect(await verifySchemeHash(row.password_hash, password)).toBe(true);
     // An app password is for mail programs, not for this area.
     expect((await login(owner.address, password)).code).toBe(40101);
-    expect((await logOf('create', made.data.id)).find((r) => r.target_type === 'app_password')).toMatchObject({ actor_type: 'mailbox', user_id: owner.customer.id });
+    expect((await logOf('create', made.data.id)).find((r) => r.target_type === 'app_password')).toMatchObject({ actor_type: 'mailbox', user_id: owner.customer.id, after: JSON.stringify({ name: 'Phone' }) });
 
     expect((await t.post('/api/mail/app_password/delete', { id: made.data.id }, { token: owner.token })).code).toBe(0);
     expect((await t.get('/api/mail/app_password/list', {}, { token: owner.token })).data.total).toBe(0);
@@ -391,6 +458,24 @@ describe('app passwords', () => {
     expect((await t.post('/api/mail/app_password/create', {}, { token: owner.token })).code).toBe(40000);
     expect(await state(owner.id)).toBe(before);
     expect((await t.get('/api/mail/app_password/list', {}, { token: other.token })).data.total).toBe(0);
+  });
+});
+
+describe('how many app passwords', () => {
+  it('When a mailbox has made fifty app passwords, then the fiftieth was made and the fifty-first is refused; one revoked, another can be made', async () => {
+    const owner = await mailboxOwner(t);
+    const made: number[] = [];
+    for (let i = 1; i <= 50; i++) {
+      const reply = await t.post('/api/mail/app_password/create', { name: `Device ${i}` }, { token: owner.token });
+      expect({ i, code: reply.code }).toEqual({ i, code: 0 });
+      made.push(reply.data.id);
+    }
+    const before = await state(owner.id);
+    expect(await t.post('/api/mail/app_password/create', { name: 'Device 51' }, { token: owner.token })).toMatchObject({ status: 409, code: 40900, message: 'error.app_password_limit', params: { limit: 50 } });
+    expect(await state(owner.id)).toBe(before);
+    expect((await t.get('/api/mail/app_password/list', { page_size: 100 }, { token: owner.token })).data.total).toBe(50);
+    expect((await t.post('/api/mail/app_password/delete', { id: made[0] }, { token: owner.token })).code).toBe(0);
+    expect((await t.post('/api/mail/app_password/create', { name: 'Device 51' }, { token: owner.token })).code).toBe(0);
   });
 });
 

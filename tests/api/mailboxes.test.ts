@@ -98,7 +98,7 @@ describe('creating a mailbox', () => {
       [{ local_part: 'space here' }, 'local_part', 'validation.local_part'],
       [{ local_part: 'a'.repeat(65) }, 'local_part', 'validation.too_long'],
       [{ password: 'short' }, 'password', 'validation.too_short'],
-      [{ quota: 1000 }, 'quota', 'validation.too_small'],
+      [{ quota: 1000 }, 'quota', 'validation.size_too_small'],
       [{ domain_id: 'x' }, 'domain_id', 'validation.invalid_type'],
     ];
     for (const [change, field, message] of cases) {

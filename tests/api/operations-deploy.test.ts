@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { builtinModules } from 'node:module';
 import { expect, it } from 'vitest';
 
 it('When systemd-analyze verifies deploy/maildesk.service, then it accepts it, with its hardening options', () => {
@@ -38,4 +39,40 @@ it('When the reverse-proxy examples are read, then both serve TLS, pass the requ
   const caddy = fs.readFileSync('deploy/Caddyfile', 'utf8');
   expect(caddy).toContain('health_uri /ready');
   expect(caddy).toContain('respond /metrics 404');
+});
+
+/** Every package that code run by the installed panel imports (statically, dynamically, or resolved by name). */
+function packagesImportedAtRunTime(): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const text = fs.readFileSync(file, 'utf8');
+        const specifiers = [
+          ...[...text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]),
+          ...[...text.matchAll(/^\s*import\s+'([^']+)'/gm)].map((m) => m[1]),
+          ...[...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]),
+          ...[...text.matchAll(/(?:\brequire|\brequire\.resolve|\)\.resolve)\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]),
+        ];
+        for (const spec of specifiers) {
+          if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+          found.set(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0], file);
+        }
+      }
+    }
+  };
+  for (const dir of ['server', 'resources', 'deploy']) walk(dir);
+  return found;
+}
+
+it('When the guide installs with npm prune --omit=dev, then every package the server, the command line and the generator import is still there (a production dependency)', () => {
+  const { dependencies } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+  const builtin = new Set(builtinModules);
+  const imported = packagesImportedAtRunTime();
+  // The scan sees what the server really loads at start-up.
+  expect([...imported.keys()]).toEqual(expect.arrayContaining(['fastify', 'kysely', 'imapflow', '@node-rs/argon2', 'pg-boss']));
+  const missing = [...imported].filter(([name]) => !(name in dependencies) && !builtin.has(name)).map(([name, file]) => `${name} (${file})`);
+  expect(missing).toEqual([]);
 });

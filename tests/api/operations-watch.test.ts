@@ -73,6 +73,20 @@ describe('/metrics', () => {
     expect((await scrape({}, '10.9.8.7')).statusCode).toBe(200);
   });
 
+  it('When only METRICS_ALLOW is set, then /metrics answers the listed address without a token, and 401 to any other', async () => {
+    const allowOnly = await startTestApp({ METRICS_ALLOW: '10.9.8.7' }, undefined);
+    try {
+      const from = (remoteAddress: string, headers: Record<string, string> = {}) => allowOnly.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
+      const listed = await from('10.9.8.7');
+      expect(listed.statusCode).toBe(200);
+      expect(listed.body).toContain('maildesk_http_requests_total');
+      expect((await from('127.0.0.1')).statusCode).toBe(401);
+      expect((await from('127.0.0.1', { authorization: `Bearer ${METRICS_TOKEN}` })).statusCode).toBe(401);
+    } finally {
+      await allowOnly.close();
+    }
+  });
+
   it('When neither METRICS_TOKEN nor METRICS_ALLOW is set, then there is no /metrics (404)', async () => {
     const off = await startTestApp({}, undefined);
     try {
@@ -89,6 +103,29 @@ describe('/health and /ready', () => {
     const ready = await t.app.inject({ method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready', database: 'ok', migrations: 'current' });
+  });
+
+  it('When a migration of this code has not run on the database, then /ready answers 503 naming it; migrations of a newer release (an upgrade under way) leave it ready', async () => {
+    const ready = async () => {
+      const answer = await t.app.inject({ method: 'GET', url: '/ready' });
+      return { http: answer.statusCode, ...answer.json() };
+    };
+    const migrations = () => t.services.db.selectFrom('kysely_migration' as never).selectAll() as any;
+    const last = (await migrations().orderBy('name', 'desc').executeTakeFirstOrThrow()) as { name: string; timestamp: string };
+    await t.services.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', last.name as never).execute();
+    try {
+      expect(await ready()).toEqual({ http: 503, status: 'not_ready', database: 'ok', migrations: `pending: ${last.name}` });
+    } finally {
+      await t.services.db.insertInto('kysely_migration' as never).values(last as never).execute();
+    }
+    expect(await ready()).toEqual({ http: 200, status: 'ready', database: 'ok', migrations: 'current' });
+
+    await t.services.db.insertInto('kysely_migration' as never).values({ name: '0999_from_the_future', timestamp: new Date().toISOString() } as never).execute();
+    try {
+      expect(await ready()).toEqual({ http: 200, status: 'ready', database: 'ok', migrations: 'newer than this code: 0999_from_the_future' });
+    } finally {
+      await t.services.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', '0999_from_the_future' as never).execute();
+    }
   });
 
   it('When the database is gone, then /ready answers 503 (and /health still 200: the process lives)', async () => {
@@ -123,7 +160,7 @@ describe('the log', () => {
     secrets.push(operator);
     const customer = await signUpCustomer(t, 'logged@example.com', 'customer-secret-pass-9');
     secrets.push(customer.password, customer.token, await t.lastCode(customer.email));
-    const key = (await t.post('/api/admin/api_key/create', { name: 'Script', access: 'write' }, { token: customer.token })).data.key;
+    const key = (await t.post('/api/admin/api_key/create', { name: 'Script', access: 'write', confirmation: customer.password }, { token: customer.token })).data.key;
     secrets.push(key);
     expect((await t.post('/api/admin/domain/list', {}, { headers: { authorization: `Bearer ${key}` } })).code).toBe(0);
     // A secret in a query string, and a failed sign-in with a password.
@@ -141,10 +178,11 @@ describe('the log', () => {
     const log = lines.join('');
     const entries = lines.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line));
     expect(entries.length).toBeGreaterThan(20);
-    const requestLines = entries.filter((e) => e.req || e.res);
+    const requestLines = entries.filter((e) => e.msg === 'request');
+    expect(requestLines.length).toBeGreaterThan(10);
     expect(requestLines.every((e) => typeof e.reqId === 'string' && e.reqId.length > 0)).toBe(true);
-    // The id the answer carries finds the request's lines.
-    expect(entries.filter((e) => e.reqId === answered.headers['x-request-id']).length).toBeGreaterThanOrEqual(2);
+    // The id the answer carries finds the request's line.
+    expect(entries.filter((e) => e.reqId === answered.headers['x-request-id'])).toMatchObject([{ msg: 'request', url: '/metrics', statusCode: 200 }]);
     for (const secret of secrets) expect(log, `a secret is in the log: ${secret.slice(0, 4)}…`).not.toContain(secret);
     expect(log).toContain('token=%5BRedacted%5D');
   });

@@ -104,6 +104,31 @@ describe('passkeys', () => {
     expect((await t.get('/api/mail/me/info', {}, { token: signedIn.data.token })).code).toBe(0);
   });
 
+  it('When a person has twenty passkeys, then the twentieth was added and a twenty-first is refused; one removed, another can be added', async () => {
+    const customer = await signUpCustomer(t);
+    const added = [];
+    for (let i = 1; i <= 20; i++) added.push(await addPasskey(t, 'admin', customer.token, device(), `Key ${i}`));
+    expect(await t.post('/api/admin/second_factor/passkey_options', {}, { token: customer.token })).toMatchObject({ status: 409, code: 40900, message: 'error.passkey_limit', params: { limit: 20 } });
+    expect((await t.get('/api/admin/second_factor/info', {}, { token: customer.token })).data.passkeys).toHaveLength(20);
+    expect((await t.post('/api/admin/second_factor/passkey_delete', { id: added[0].id }, { token: customer.token })).code).toBe(0);
+    await addPasskey(t, 'admin', customer.token, device(), 'Key 21');
+  });
+
+  it("When a passkey is added with a challenge token already used, or with another person's, then it is refused and nothing is added", async () => {
+    const customer = await signUpCustomer(t);
+    const other = await signUpCustomer(t);
+    const add = (token: string, options: { data: { challenge_token: string; options: Parameters<SoftAuthenticator['create']>[0] } }) =>
+      t.post('/api/admin/second_factor/passkey_add', { challenge_token: options.data.challenge_token, name: 'Key', response: device().create(options.data.options) }, { token });
+    const mine = await t.post('/api/admin/second_factor/passkey_options', {}, { token: customer.token });
+    expect((await add(customer.token, mine)).code).toBe(0);
+    expect(await add(customer.token, mine)).toMatchObject({ code: 40102, message: 'error.passkey_challenge_expired' });
+    const theirs = await t.post('/api/admin/second_factor/passkey_options', {}, { token: other.token });
+    expect(await add(customer.token, theirs)).toMatchObject({ code: 40102, message: 'error.passkey_challenge_expired' });
+    expect((await t.get('/api/admin/second_factor/info', {}, { token: customer.token })).data.passkeys).toHaveLength(1);
+    // Theirs is still theirs to use.
+    expect((await add(other.token, theirs)).code).toBe(0);
+  });
+
   it('When a made-up answer or the same device twice is offered, then a clear 4xxxx error comes back', async () => {
     const customer = await signUpCustomer(t);
     const laptop = device();

@@ -36,6 +36,20 @@ describe('the crypt algorithms written from their specifications', () => {
     expect(md5Crypt('password', '$1$saltstring')).toBe('$1$saltstri$qQY4WxjABChYG1ccLpfkz/');
   });
 
+  it('When a setting asks for fewer than 1,000 rounds, then 1,000 are made (the minimum the specification keeps); 1,000 themselves are as asked', () => {
+    // Drepper's test vectors for rounds=10, clamped.
+    expect(shaCrypt('sha512', 'the minimum number is still observed', '$6$rounds=10$roundstoolow')).toBe('$6$rounds=1000$roundstoolow$kUMsbe306n21p9R.FRkW3IGn.S9NPN0x50YhH1xhLsPuWGsUSklZt58jaTfF4ZEQpyUNGc0dqbpBYYBaHHrsX.');
+    expect(shaCrypt('sha256', 'the minimum number is still observed', '$5$rounds=10$roundstoolow')).toBe('$5$rounds=1000$roundstoolow$yfvwcWrQ8l/K0DAWyuPMDNHpIVlTQebY9l/gL972bIC');
+    // At the edge: 999 is 1,000; 1,000 is what doveadm pw -r 1000 made (the fixture's lines).
+    const [, password, hash] = lines.find(([scheme, , h]) => scheme === 'SHA512-CRYPT' && h.includes('$rounds=1000$'))!;
+    const setting = hash.replace('{SHA512-CRYPT}', '');
+    expect(shaCrypt('sha512', password, setting)).toBe(setting);
+    expect(shaCrypt('sha512', password, setting.replace('$rounds=1000$', '$rounds=999$'))).toBe(setting);
+    const [, password256, hash256] = lines.find(([scheme, , h]) => scheme === 'SHA256-CRYPT' && h.includes('$rounds=1000$'))!;
+    const setting256 = hash256.replace('{SHA256-CRYPT}', '');
+    expect(shaCrypt('sha256', password256, setting256.replace('$rounds=1000$', '$rounds=999$'))).toBe(setting256);
+  });
+
   it('When a hash is malformed or its scheme unknown, then no password matches it', async () => {
     for (const hash of ['', '{SHA512-CRYPT}', '{SHA512-CRYPT}$6$', '{MD5-CRYPT}nonsense', '{ARGON2ID}$argon2id$broken', '{NOPE}secret', 'secret', '{SSHA512}c2hvcnQ=']) {
       expect(await verifySchemeHash(hash, 'secret')).toBe(false);

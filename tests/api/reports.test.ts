@@ -89,7 +89,7 @@ describe('DMARC aggregate reports', () => {
       { kind: 'unauthorised', organisation: '203.0.113.66', messages: 4, ips: ['203.0.113.66'] },
     ]);
     // What each policy would have done with the failing 10 of 250 (6 of them forwarded).
-    expect(view.data.policy).toMatchObject({ chosen: null, current: 'quarantine', record: `v=DMARC1; p=quarantine; rua=mailto:${REPORTS}` });
+    expect(view.data.policy).toMatchObject({ chosen: null, current: 'none', record: `v=DMARC1; p=none; rua=mailto:${REPORTS}` });
     expect(view.data.policy.options).toEqual([
       { policy: 'none', affected: 0, share: 0, forwarded: 0 },
       { policy: 'quarantine', affected: 10, share: 4, forwarded: 6 },
@@ -114,6 +114,31 @@ describe('DMARC aggregate reports', () => {
     const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id }, { token: customer.token });
     expect(view.data.totals.messages).toBe(120);
     expect(view.data.reports).toHaveLength(1);
+  });
+});
+
+describe('reverse names', () => {
+  it('When a sender\'s reverse name changes, then the one looked up is shown for a week, and the new one once the week is over', async () => {
+    const { customer, domain } = await customerWithDomain();
+    dns.ptr('198.51.100.23', 'mx1.oldhost.net');
+    const xml = dmarcXml({ org: 'google.com', reportId: `ptr-${domain.id}`, domain: domain.name, begin: daysBack(1), records: [{ ip: '198.51.100.23', count: 5, dkim: 'pass', spf: 'pass', dkimResults: [`${domain.name}=pass`], spfResults: [`${domain.name}=pass`] }] });
+    expect((await hand(attachedMessage(REPORTS, `Report Domain: ${domain.name}`, { filename: 'r.xml.gz', contentType: 'application/gzip', data: gzip(xml) }))).json().data.stored).toHaveLength(1);
+    // The clock moves by days: a fresh session each time.
+    const shown = async () => {
+      const token = (await t.post('/api/admin/login/login', { email: customer.email, password: customer.password })).data.token;
+      const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 30 }, { token });
+      return view.data.sources.flatMap((o: { sources: { ip: string; ptr: string }[] }) => o.sources).find((s: { ip: string }) => s.ip === '198.51.100.23')?.ptr;
+    };
+    try {
+      expect(await shown()).toBe('mx1.oldhost.net');
+      dns.ptr('198.51.100.23', 'mx1.newhost.net');
+      await t.moveClock(7 * 86_400_000 - 60_000);
+      expect(await shown()).toBe('mx1.oldhost.net');
+      await t.moveClock(2 * 60_000);
+      expect(await shown()).toBe('mx1.newhost.net');
+    } finally {
+      t.resetClock();
+    }
   });
 });
 
@@ -143,6 +168,38 @@ describe('TLS reports', () => {
       { receiving_mx: 'mx.maildesk.test', result_type: 'starttls-not-supported', sessions: 3 },
     ]);
     expect(view.data.reports).toMatchObject([{ org_name: 'google.com', report_id: `2026-tls-${domain.id}`, messages: 100, failed: 10 }]);
+  });
+});
+
+describe('TLS report counts', () => {
+  it('When a report\'s failure details name fewer sessions than its summary, then the failures counted are the summary\'s total-failure-session-count', async () => {
+    const { customer, domain } = await customerWithDomain();
+    // RFC 8460 §4.4: the details may be a sample; the summary carries the totals.
+    const json = JSON.stringify({
+      'organization-name': 'Microsoft Corporation',
+      'date-range': { 'start-datetime': `${daysBack(1)}T00:00:00Z`, 'end-datetime': `${daysBack(1)}T23:59:59Z` },
+      'contact-info': 'tlsrpt-noreply@microsoft.com',
+      'report-id': `ms-tls-${domain.id}`,
+      policies: [
+        {
+          policy: { 'policy-type': 'no-policy-found', 'policy-domain': domain.name },
+          summary: { 'total-successful-session-count': 75, 'total-failure-session-count': 25 },
+          'failure-details': [
+            { 'result-type': 'validation-failure', 'receiving-mx-hostname': 'mx.maildesk.test.', 'failed-session-count': 7 },
+            { 'result-type': 'certificate-host-mismatch', 'receiving-mx-hostname': 'MX.maildesk.test', 'failed-session-count': 3 },
+          ],
+        },
+      ],
+    });
+    expect((await hand(tlsMessage(REPORTS, domain.name, `ms-tls-${domain.id}`, json, 'tlsrpt-noreply@microsoft.com'))).json().data.stored).toHaveLength(1);
+    const view = await t.get('/api/admin/reports/tls', { domain_id: domain.id, days: 3 }, { token: customer.token });
+    expect(view.data.days.find((d: { day: string }) => d.day === daysBack(1))).toEqual({ day: daysBack(1), successful: 75, failed: 25 });
+    expect(view.data.totals).toEqual({ successful: 75, failed: 25, share_failed: 25 });
+    expect(view.data.failures).toEqual([
+      { receiving_mx: 'mx.maildesk.test', result_type: 'validation-failure', sessions: 7 },
+      { receiving_mx: 'mx.maildesk.test', result_type: 'certificate-host-mismatch', sessions: 3 },
+    ]);
+    expect(view.data.reports).toMatchObject([{ org_name: 'Microsoft Corporation', messages: 100, failed: 25 }]);
   });
 });
 
@@ -199,7 +256,8 @@ describe('who sees which reports, and the DMARC policy', () => {
   it('When the customer tightens the policy, then the DNS page proposes it with the reporting address and checks the published one against it', async () => {
     const { customer, domain } = await customerWithDomain();
     const dnsView = async () => (await t.get('/api/admin/domain/dns', { id: domain.id }, { token: customer.token })).data.records.find((r: { kind: string }) => r.kind === 'dmarc');
-    expect((await dnsView()).value).toBe(`v=DMARC1; p=quarantine; rua=mailto:${REPORTS}`);
+    // The first proposal is the first step the domain's page advises: p=none, with the reporting address.
+    expect((await dnsView()).value).toBe(`v=DMARC1; p=none; rua=mailto:${REPORTS}`);
     dns.txt(`_dmarc.${domain.name}`, `v=DMARC1; p=none; rua=mailto:${REPORTS}`);
     // Nothing chosen yet: any policy published is fine, as long as reports come here.
     expect((await dnsView()).status).toBe('ok');

@@ -64,6 +64,33 @@ describe('enrolment', () => {
   });
 });
 
+describe('turning TOTP on and off', () => {
+  it('When an enrolment is started again before it is confirmed, then only the newest secret\'s code turns TOTP on', async () => {
+    const customer = await signUpCustomer(t);
+    const first = await t.post('/api/admin/second_factor/totp_start', {}, { token: customer.token });
+    const second = await t.post('/api/admin/second_factor/totp_start', {}, { token: customer.token });
+    expect(second.code).toBe(0);
+    expect(second.data.secret).not.toBe(first.data.secret);
+    expect((await t.post('/api/admin/second_factor/totp_confirm', { code: totpCode(first.data.secret) }, { token: customer.token })).code).toBe(40102);
+    expect((await t.post('/api/admin/second_factor/totp_confirm', { code: totpCode(second.data.secret) }, { token: customer.token })).code).toBe(0);
+    expect((await t.get('/api/admin/second_factor/info', {}, { token: customer.token })).data).toMatchObject({ totp: true, recovery_codes_left: 10 });
+  });
+
+  it('When TOTP is turned off, then its recovery codes go with it and it is logged once; off again, nothing changes or is logged; new recovery codes need TOTP on', async () => {
+    const customer = await signUpCustomer(t);
+    await enrolTotp(t, 'admin', customer.token);
+    const off = await t.post('/api/admin/second_factor/totp_disable', { confirmation: customer.password }, { token: customer.token });
+    expect(off).toMatchObject({ code: 0, data: { totp: false, recovery_codes_left: 0 } });
+    expect((await t.post('/api/admin/second_factor/totp_disable', { confirmation: customer.password }, { token: customer.token })).data).toMatchObject({ totp: false, recovery_codes_left: 0 });
+    const logged = await t.services.db.selectFrom('log').select('action').where('user_id', '=', customer.id).where('action', '=', 'totp_disable').execute();
+    expect(logged).toHaveLength(1);
+    expect(await t.post('/api/admin/second_factor/recovery_codes', { confirmation: customer.password }, { token: customer.token })).toMatchObject({ status: 409, code: 40900, message: 'error.totp_not_on' });
+    // Signing in takes the password alone; an old recovery code is nothing.
+    expect((await passwordStep(t, 'admin', customer.email, customer.password)).code).toBe(0);
+    expect(await t.services.db.selectFrom('recovery_code').select('id').where('holder_kind', '=', 'customer').where('holder_id', '=', customer.id).execute()).toEqual([]);
+  });
+});
+
 describe('signing in with TOTP', () => {
   it('When a customer with TOTP signs in, then the password step answers 40103 without a session, and the code gives the session', async () => {
     const customer = await signUpCustomer(t);
@@ -87,7 +114,7 @@ describe('signing in with TOTP', () => {
     expect(reused).toMatchObject({ code: 40102, message: 'error.second_factor_expired' });
   });
 
-  it('When a code is replayed within its window, then it is refused; when the clock moves on, the next code works, and a code two steps old does not', async () => {
+  it('When a code is replayed within its window, then it is refused; when the clock moves on, the next code works, and a code three steps old does not (the edges of the window: the next test)', async () => {
     const customer = await signUpCustomer(t);
     const { secret } = await enrolTotp(t, 'admin', customer.token);
     await nextStep(t);
@@ -100,12 +127,49 @@ describe('signing in with TOTP', () => {
 
     await nextStep(t);
     expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code: totpCode(secret) })).code).toBe(0);
-    // A phone whose clock is a step behind still works (drift); two steps behind does not.
+    // A phone whose clock is a step behind still works (drift); three steps behind does not.
     await nextStep(t);
     await nextStep(t);
     expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code: totpCode(secret, nowMs() - 30_000) })).code).toBe(0);
     const stale = totpCode(secret, nowMs() - 90_000);
     expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code: stale })).code).toBe(40102);
+  });
+
+  it('When a code is one step off the clock, either way, then it is accepted; two steps off, either way, it is refused', async () => {
+    const customer = await signUpCustomer(t);
+    const { secret } = await enrolTotp(t, 'admin', customer.token);
+    // Well past the step the enrolment used, and a second into a step, so that the step does not turn while a code is on its way.
+    await t.moveClock(4 * 30_000 + (30_000 - (nowMs() % 30_000)) + 1000);
+    const secondStep = async (atMs: number) => {
+      const pending = (await passwordStep(t, 'admin', customer.email, customer.password)).params!.token as string;
+      return (await t.post('/api/admin/login/second_factor', { token: pending, code: totpCode(secret, atMs) })).code;
+    };
+    expect(await secondStep(nowMs() - 60_000)).toBe(40102);
+    expect(await secondStep(nowMs() + 60_000)).toBe(40102);
+    expect(await secondStep(nowMs() - 30_000)).toBe(0);
+    expect(await secondStep(nowMs() + 30_000)).toBe(0);
+  });
+
+  it('When a code is replayed later in its own step (20 seconds on), then it is refused', async () => {
+    const customer = await signUpCustomer(t);
+    const { secret } = await enrolTotp(t, 'admin', customer.token);
+    await t.moveClock(30_000 + (30_000 - (nowMs() % 30_000)) + 1000);
+    const code = totpCode(secret);
+    const pending = async () => (await passwordStep(t, 'admin', customer.email, customer.password)).params!.token as string;
+    expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code })).code).toBe(0);
+    await t.moveClock(20_000);
+    expect(await t.post('/api/admin/login/second_factor', { token: await pending(), code })).toMatchObject({ code: 40102, message: 'error.bad_second_factor_code' });
+  });
+
+  it('When a mailbox is deactivated between its password and its code, then the right code is refused and no session is made', async () => {
+    const box = await mailboxOwner(t);
+    const { secret } = await enrolTotp(t, 'mail', box.token);
+    await nextStep(t);
+    const first = await passwordStep(t, 'mail', box.address, box.password);
+    expect(first.code).toBe(40103);
+    expect((await t.post('/api/admin/email/update', { id: box.id, active: 0 }, { token: box.customer.token })).code).toBe(0);
+    const second = await t.post('/api/mail/login/second_factor', { token: first.params!.token, code: totpCode(secret) });
+    expect(second).toMatchObject({ status: 403, code: 40300, message: 'error.mailbox_sign_in_refused', data: null });
   });
 
   it('When the pending sign-in is older than five minutes, then it is refused', async () => {
@@ -149,6 +213,9 @@ describe('signing in with TOTP', () => {
     const boxSecond = await t.post('/api/mail/login/second_factor', { token: boxFirst.params!.token, code: totpCode(boxSecret) });
     expect(boxSecond).toMatchObject({ code: 0, data: { id: box.id, email: box.address, token: expect.any(String) } });
     expect((await t.get('/api/mail/me/info', {}, { token: boxSecond.data.token })).code).toBe(0);
+    // The owner's activity log says how they got in.
+    const signIn = await t.services.db.selectFrom('log').select(['actor_type', 'after']).where('action', '=', 'login').where('target_type', '=', 'email').where('target_id', '=', box.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect({ ...signIn, after: JSON.parse(String(signIn.after)) }).toEqual({ actor_type: 'mailbox', after: { method: 'password', area: 'mail', second_factor: 'totp' } });
   });
 
   it('When people have no second factor, then every sign-in answers its session at once, as the specification says', async () => {
@@ -176,7 +243,7 @@ describe('recovery codes', () => {
     expect(log.data.list[0].after).toMatchObject({ method: 'password', second_factor: 'recovery_code' });
 
     // New codes: the old ones stop working.
-    const renewed = await t.post('/api/admin/second_factor/recovery_codes', {}, { token: spelled.data.token });
+    const renewed = await t.post('/api/admin/second_factor/recovery_codes', { confirmation: customer.password }, { token: spelled.data.token });
     expect(renewed.data.recovery_codes).toHaveLength(10);
     expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code: recoveryCodes[2] })).code).toBe(40102);
     expect((await t.post('/api/admin/login/second_factor', { token: await pending(), code: renewed.data.recovery_codes[0] })).code).toBe(0);
@@ -185,9 +252,9 @@ describe('recovery codes', () => {
   it('When TOTP is turned off, then its recovery codes go too and the password alone signs in', async () => {
     const customer = await signUpCustomer(t);
     await enrolTotp(t, 'admin', customer.token);
-    const off = await t.post('/api/admin/second_factor/totp_disable', {}, { token: customer.token });
+    const off = await t.post('/api/admin/second_factor/totp_disable', { confirmation: customer.password }, { token: customer.token });
     expect(off).toMatchObject({ code: 0, data: { totp: false, recovery_codes_left: 0 } });
-    expect((await t.post('/api/admin/second_factor/recovery_codes', {}, { token: customer.token })).code).toBe(40900);
+    expect((await t.post('/api/admin/second_factor/recovery_codes', { confirmation: customer.password }, { token: customer.token })).code).toBe(40900);
     expect((await passwordStep(t, 'admin', customer.email, customer.password)).code).toBe(0);
   });
 });
@@ -231,7 +298,7 @@ describe('policies', () => {
       // The sessions they hold go on; the next sign-in leads through enrolment.
       expect((await t.post('/api/manage/me/info', {}, { token: operator.token })).code).toBe(0);
       const first = await passwordStep(t, 'manage', operator.username, operator.password);
-      expect(first).toMatchObject({ code: 40103, message: 'error.second_factor_enrol', params: { enrol: true, methods: ['totp'] } });
+      expect(first).toMatchObject({ code: 40103, message: 'error.second_factor_enrol', params: { enrol: true, methods: ['totp', 'passkey'] } });
       // A pending enrolment is not a pending second step, and the other way round.
       expect((await t.post('/api/manage/login/second_factor', { token: first.params!.token, code: '123456' })).message).toBe('error.second_factor_expired');
 
@@ -257,14 +324,14 @@ describe('policies', () => {
     }
   });
 
-  it("When a customer requires a second factor of their team, then a member enrols at the next sign-in and the customer's own sign-in is unchanged", async () => {
+  it("When a customer requires a second factor of their team, then a member enrols at the next sign-in, and so does the customer (second-factor-policies.test.ts)", async () => {
     const customer = await signUpCustomer(t);
     const member = await teamMemberOf(t, customer);
     expect((await t.post('/api/admin/second_factor/update_team_policy', { required: true }, { token: member.token })).code).toBe(40300);
     expect(await t.post('/api/admin/second_factor/update_team_policy', { required: true }, { token: customer.token })).toMatchObject({ code: 0, data: { required: true } });
-    expect((await t.get('/api/admin/second_factor/team_policy', {}, { token: customer.token })).data).toEqual({ required: true });
+    expect((await t.get('/api/admin/second_factor/team_policy', {}, { token: customer.token })).data).toMatchObject({ required: true, applies_to_you: true });
 
-    expect((await passwordStep(t, 'admin', customer.email, customer.password)).code).toBe(0);
+    expect(await passwordStep(t, 'admin', customer.email, customer.password)).toMatchObject({ code: 40103, params: { enrol: true } });
     const first = await passwordStep(t, 'admin', member.email, member.password);
     expect(first).toMatchObject({ code: 40103, params: { enrol: true } });
     const started = await t.post('/api/admin/login/enrol_totp', { token: first.params!.token });
@@ -307,8 +374,8 @@ describe('activity log', () => {
   it('When a person changes their second factors, then each change is one entry about their account', async () => {
     const box = await mailboxOwner(t);
     await enrolTotp(t, 'mail', box.token);
-    await t.post('/api/mail/second_factor/recovery_codes', {}, { token: box.token });
-    await t.post('/api/mail/second_factor/totp_disable', {}, { token: box.token });
+    await t.post('/api/mail/second_factor/recovery_codes', { confirmation: box.password }, { token: box.token });
+    await t.post('/api/mail/second_factor/totp_disable', { confirmation: box.password }, { token: box.token });
     const log = await t.post('/api/admin/log/list', { filter: { target_type: 'email' }, sort: 'id', order: 'asc', page_size: 100 }, { token: box.customer.token });
     const mine = log.data.list.filter((e: { target_id: number; action: string }) => e.target_id === box.id && /totp|recovery/.test(e.action));
     expect(mine.map((e: { action: string }) => e.action)).toEqual(['totp_enable', 'recovery_codes_renew', 'totp_disable']);

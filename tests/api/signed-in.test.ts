@@ -118,7 +118,8 @@ describe('a new device', () => {
     const email = uniqueEmail();
     const ip = someIp();
     await t.post('/api/admin/login/register', { email, password: 'customer-pass-1' }, { ip, locale: 'zh', headers: { 'user-agent': firefoxOnWindows } });
-    await t.post('/api/admin/login/verify', { email, code: await t.lastCode(email) }, { ip, headers: { 'user-agent': firefoxOnWindows } });
+    // Verified from the same Chinese screen (a code entered on an English one makes the account English).
+    await t.post('/api/admin/login/verify', { email, code: await t.lastCode(email) }, { ip, locale: 'zh', headers: { 'user-agent': firefoxOnWindows } });
     const before = (await messagesTo(email)).length;
     await t.post('/api/admin/login/login', { email, password: 'customer-pass-1' }, device(firefoxUpdated));
     expect(await messagesTo(email)).toHaveLength(before);

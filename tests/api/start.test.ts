@@ -1,4 +1,4 @@
-/** `npm start`'s server process: first start creates and prints the operator; SIGTERM stops it cleanly. */
+/** `npm start`'s server process: first start creates and prints the operator; SIGTERM stops it cleanly, its log written out. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +13,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-start-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** Starts the server, waits for its address line, and returns what it printed and how to stop it. */
-async function startServer() {
+async function startServer(env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: '', DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_PASSWORD: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -86,4 +86,16 @@ it('When started again on the same data, then no operator is created and the old
   expect(server.output()).toContain('Operators already exist');
   expect(server.output()).not.toContain('with password:');
   expect(await server.stop()).toBe(0);
+});
+
+it('When it logs as npm start does and is stopped right after answering, then each request has exactly one line on standard output', async () => {
+  const server = await startServer({ LOG_LEVEL: 'info' });
+  const ids = await Promise.all(Array.from({ length: 100 }, () => fetch(`${server.address}/health`).then((r) => r.headers.get('x-request-id'))));
+  expect(await server.stop()).toBe(0);
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+  for (const id of ids) expect(lines.filter((e) => e.reqId === id)).toMatchObject([{ msg: 'request', method: 'GET', url: '/health', statusCode: 200 }]);
 });

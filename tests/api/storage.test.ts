@@ -60,7 +60,7 @@ describe('capacity blocks', () => {
     const count = async () => Number((await t.services.db.selectFrom('storage').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await count();
     expect(await t.post('/api/manage/storage/create', { owner_id: member.id, size: GiB }, { token: billing.token })).toMatchObject({ errors: { owner_id: { message: 'validation.not_a_customer' } } });
-    expect(await t.post('/api/manage/storage/create', { owner_id: customer.id, size: 10 }, { token: billing.token })).toMatchObject({ errors: { size: { message: 'validation.too_small' } } });
+    expect(await t.post('/api/manage/storage/create', { owner_id: customer.id, size: 10 }, { token: billing.token })).toMatchObject({ errors: { size: { message: 'validation.size_too_small', params: { min_text: '1 MiB' } } } });
     expect(await t.post('/api/manage/storage/create', { owner_id: customer.id, size: GiB, expires_at: 'tomorrow' }, { token: billing.token })).toMatchObject({ errors: { expires_at: { message: 'validation.invalid_format' } } });
     expect(await count()).toBe(before);
   });

@@ -6,7 +6,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { readOutbox } from '../helpers/outbox';
 
-export const baseUrl = () => inject('baseUrl');
+/** This worker's app (server.ts): VITEST_POOL_ID numbers the workers from 1. */
+export const suiteApp = () => {
+  const apps = inject('apps');
+  return apps[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % apps.length];
+};
+export const baseUrl = () => suiteApp().baseUrl;
 export const SHOTS = path.resolve('test-results/e2e');
 
 export async function launch(): Promise<Browser> {
@@ -64,7 +69,7 @@ export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${crypto.randomBytes(4
 export async function codeFor(email: string, after = 0): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const messages = readOutbox(path.join(inject('dataDir'), 'outbox')).filter((m) => m.to === email);
+    const messages = readOutbox(path.join(suiteApp().dataDir, 'outbox')).filter((m) => m.to === email);
     const code = messages.length > after ? /\b(\d{6})\b/.exec(messages.at(-1)!.text)?.[1] : undefined;
     if (code) return code;
     await new Promise((r) => setTimeout(r, 100));
@@ -76,7 +81,7 @@ export async function codeFor(email: string, after = 0): Promise<string> {
 export async function invitationTokenFor(email: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const text = readOutbox(path.join(inject('dataDir'), 'outbox')).filter((m) => m.to === email).at(-1)?.text ?? '';
+    const text = readOutbox(path.join(suiteApp().dataDir, 'outbox')).filter((m) => m.to === email).at(-1)?.text ?? '';
     const token = /\/accept-invitation\?token=([\w-]+)/.exec(text)?.[1];
     if (token) return token;
     await new Promise((r) => setTimeout(r, 100));
@@ -84,7 +89,7 @@ export async function invitationTokenFor(email: string): Promise<string> {
   throw new Error(`no invitation link was mailed to ${email}`);
 }
 
-export const mailCount = (email: string) => readOutbox(path.join(inject('dataDir'), 'outbox')).filter((m) => m.to === email).length;
+export const mailCount = (email: string) => readOutbox(path.join(suiteApp().dataDir, 'outbox')).filter((m) => m.to === email).length;
 
 /** A call to the API as a client program would make it. */
 export async function api<T = any>(method: 'GET' | 'POST', url: string, body?: unknown, token = '', headers: Record<string, string> = {}): Promise<{ code: number; data: T; message: string }> {
@@ -109,29 +114,56 @@ export async function apiCustomer(password = 'customer-pass-1') {
   return { email, password, token: verified.data.token as string, id: verified.data.id as number };
 }
 
+/**
+ * Sends a sign-in form and waits for the server's answer: a refused sign-in fails here with the
+ * server's reason, not half a minute later on a page that never came.
+ */
+async function submitSignIn(page: Page, call: string) {
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => new URL(response.url()).pathname === call && response.request().method() === 'POST'),
+    page.locator('button[type=submit]').click(),
+  ]);
+  const body = (await answer.json().catch(() => undefined)) as { code?: number } | undefined;
+  if (body?.code !== 0) throw new Error(`${call} answered ${answer.status()}: ${JSON.stringify(body)}`);
+}
+
+/** Waits for the page a sign-in leads to; when it does not come, says where the page is and what it shows. */
+export async function landedAt(page: Page, url: RegExp) {
+  await page.waitForURL(url).catch(async (error: Error) => {
+    const shown = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '');
+    throw new Error(`${error.message}\nThe page is at ${page.url()} and shows: ${shown.replace(/\s+/g, ' ').slice(0, 300)}`);
+  });
+}
+
 /** Signs in on /login-manage. */
 export async function operatorSignIn(page: Page) {
   const { username, password } = inject('operator');
   await page.goto('/login-manage');
   await page.locator('input[name=username]').fill(username);
   await page.locator('input[name=password]').fill(password);
-  await page.locator('button[type=submit]').click();
-  await page.waitForURL(/\/manage$/);
+  await submitSignIn(page, '/api/manage/login/login');
+  await landedAt(page, /\/manage$/);
 }
 
-/** Opens an entry of a grouped side menu (the operators'): its group's title first, when the group is closed. */
+/**
+ * Opens an entry of a grouped side menu (the operators'): its group's title first, when the group
+ * is closed, and the entry once the group has opened. A click while the group still unfolds
+ * could land on nothing under load (seen in CI: the page stayed where it was).
+ */
 export async function openMenuEntry(page: Page, group: string, entry: string) {
   const title = page.getByRole('menuitem', { name: group, exact: true });
   if ((await title.getAttribute('aria-expanded')) !== 'true') await title.click();
+  await expect.poll(() => title.getAttribute('aria-expanded')).toBe('true');
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'), undefined, { polling: 50, timeout: 10_000 });
   await page.getByRole('menuitem', { name: entry }).click();
 }
 
-/** Signs in on /login with a password. */
+/** Signs in on /login with a password (the caller waits for the page it leads to). */
 export async function customerSignIn(page: Page, email: string, password: string) {
   await page.goto('/login');
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
-  await page.locator('button[type=submit]').click();
+  await submitSignIn(page, '/api/admin/login/login');
 }
 
 /**

@@ -70,6 +70,9 @@ describe('renewal', () => {
     await page.locator('.renew-dialog .renew-option').waitFor();
     await shot(page, 'customer-renew-dialog', 'zh');
     await page.locator('.renew-dialog .renew-points').click();
+    // Points are spent only once the customer says yes to what they buy.
+    await expect(page.locator('.dialog-confirm').textContent()).resolves.toContain('积分');
+    await page.locator('.dialog-confirm').getByRole('button', { name: '确定' }).click();
     await page.locator('.renew-dialog').waitFor({ state: 'detached' });
     await page.locator('.expiry-banner').waitFor({ state: 'detached' });
 

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFor, customerSignIn, launch, openPage, shot, uniqueEmail } from './browser';
+import { codeFor, customerSignIn, landedAt, launch, openPage, shot, uniqueEmail } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe('customer', () => {
     await page.waitForURL(/\/login$/);
     expect(JSON.parse((await page.evaluate(() => window.localStorage.getItem('user')))!)).toEqual({ id: 0, email: '', is_verified: 0, token: '' });
     await customerSignIn(page, email, password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
 
     // Profile: a new display name, and a new password.
     await page.getByRole('menuitem', { name: '个人资料' }).click();
@@ -75,7 +75,7 @@ describe('customer', () => {
     await page.getByRole('menuitem', { name: '退出登录' }).click();
     await page.waitForURL(/\/login$/);
     await customerSignIn(page, email, 'second-pass-123');
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     expect(errors).toEqual([]);
   });
 

@@ -8,13 +8,13 @@ import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, mailCount, openPage, shot, type Lang } from './browser';
+import { api, apiCustomer, baseUrl, customerSignIn, expectNoEnglish, landedAt, launch, mailCount, openPage, shot, suiteApp, type Lang } from './browser';
 
 let browser: Browser;
 let dns: DnsServer;
 beforeAll(async () => {
   browser = await launch();
-  dns = await startDnsServer(inject('dnsPort'));
+  dns = await startDnsServer(suiteApp().dnsPort);
 });
 afterAll(async () => {
   await browser?.close();
@@ -60,7 +60,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await expect.poll(() => mailCount(customer.email), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     const { page, errors } = await openPage(browser, lang);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await page.goto(`/admin/domain/update?id=${domain.id}`);
     await page.locator('.domain-health').getByText(w.watch).waitFor();
     const changes = page.locator('.health-change');
@@ -81,7 +81,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await page.locator('.health-mode', { hasText: w.enforce }).waitFor();
     await expect(page.locator('.health-policy').textContent()).resolves.toContain('mode: enforce');
     // The served policy follows, on the domain's mta-sts host only.
-    const policy = await fetch(`${inject('baseUrl')}/.well-known/mta-sts.txt`, { headers: { 'x-forwarded-host': `mta-sts.${domain.name}` } });
+    const policy = await fetch(`${baseUrl()}/.well-known/mta-sts.txt`, { headers: { 'x-forwarded-host': `mta-sts.${domain.name}` } });
     expect(await policy.text()).toContain('mode: enforce');
     // The DNS page asks for the new policy id.
     const records = (await api('GET', `/api/admin/domain/dns?id=${domain.id}`, undefined, customer.token)).data.records as (Record & { status: string })[];

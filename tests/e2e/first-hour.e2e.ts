@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server';
 import { readOutbox } from '../helpers/outbox';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, openPage, operatorSignIn, shotsAtBothWidths, uniqueEmail, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, expectNoEnglish, landedAt, launch, openPage, operatorSignIn, shotsAtBothWidths, suiteApp, uniqueEmail, type Lang } from './browser';
 
 let browser: Browser;
 let dns: DnsServer;
@@ -23,7 +23,7 @@ let mailboxId = '';
 
 beforeAll(async () => {
   browser = await launch();
-  dns = await startDnsServer(inject('dnsPort'));
+  dns = await startDnsServer(suiteApp().dnsPort);
   customer = await apiCustomer();
 });
 afterAll(async () => {
@@ -47,7 +47,7 @@ const customerData = (...more: string[]) => [customer.email, customer.email.spli
 async function signedInCustomer(lang: Lang) {
   const opened = await openPage(browser, lang);
   await customerSignIn(opened.page, customer.email, customer.password);
-  await opened.page.waitForURL(/\/admin$/);
+  await landedAt(opened.page, /\/admin$/);
   return opened;
 }
 
@@ -232,7 +232,7 @@ describe('an operator’s day', () => {
     const deadline = Date.now() + 15_000;
     let reply;
     while (!reply && Date.now() < deadline) {
-      reply = readOutbox(path.join(inject('dataDir'), 'outbox')).find((m) => m.to === guest);
+      reply = readOutbox(path.join(suiteApp().dataDir, 'outbox')).find((m) => m.to === guest);
       if (!reply) await new Promise((r) => setTimeout(r, 200));
     }
     expect(reply?.subject).toBe('Re: 价格');

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server';
-import { apiCustomer, customerSignIn, invitationTokenFor, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { apiCustomer, customerSignIn, invitationTokenFor, landedAt, launch, openPage, operatorSignIn, shot, suiteApp, type Lang } from './browser';
 
 let browser: Browser;
 let dns: DnsServer;
@@ -19,7 +19,7 @@ let domainId = '';
 
 beforeAll(async () => {
   browser = await launch();
-  dns = await startDnsServer(inject('dnsPort'));
+  dns = await startDnsServer(suiteApp().dnsPort);
   customer = await apiCustomer();
 });
 afterAll(async () => {
@@ -36,7 +36,7 @@ async function choose(page: Page, source: string, text: string) {
 async function signedInCustomer(lang: Lang = 'zh') {
   const opened = await openPage(browser, lang);
   await customerSignIn(opened.page, customer.email, customer.password);
-  await opened.page.waitForURL(/\/admin$/);
+  await landedAt(opened.page, /\/admin$/);
   return opened;
 }
 
@@ -177,7 +177,7 @@ describe('hosted mail', () => {
 
   it.each(['zh', 'en'] as const)('screenshots in %s: DNS records, mailboxes with usage, storage', async (lang) => {
     // Usage as Dovecot writes it back (setup only), so that the bars have something to show.
-    const db = new Database(path.join(inject('dataDir'), 'maildesk.sqlite'));
+    const db = new Database(path.join(suiteApp().dataDir, 'maildesk.sqlite'));
     db.prepare('INSERT OR REPLACE INTO mailbox_usage (address, bytes, messages) VALUES (?, ?, ?)').run(`anna@${domainName}`, 371 * 1024 ** 2, 1234);
     db.close();
     const { page, errors } = await signedInCustomer(lang);
@@ -198,7 +198,12 @@ describe('hosted mail', () => {
     await page.locator('.capacity-summary').waitFor();
     await shot(page, 'dashboard-capacity', lang);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
 
+  // Apart from the customer's: each a whole sign-in and five or two pages drawn and shot, which on a
+  // busy CI machine (the mail suite and two other browsers beside it) took 62 s and 90 s together.
+  it.each(['zh', 'en'] as const)('screenshots in %s: the domain and the domains list as operators see them', async (lang) => {
     const operator = await openPage(browser, lang);
     await operatorSignIn(operator.page);
     await operator.page.goto(`/manage/domain/update?id=${domainId}`);
@@ -208,5 +213,6 @@ describe('hosted mail', () => {
     await operator.page.locator('.list-domain').waitFor();
     await shot(operator.page, 'operator-domains', lang);
     expect(operator.errors).toEqual([]);
+    await operator.page.context().close();
   });
 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshPostfixAdmin, postfixAdminHashes } from '../helpers/postfixadmin';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, openMenuEntry, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, expectNoEnglish, landedAt, launch, openMenuEntry, openPage, operatorSignIn, shot, type Lang } from './browser';
 
 let browser: Browser;
 const sources: Awaited<ReturnType<typeof freshPostfixAdmin>>[] = [];
@@ -24,8 +24,8 @@ afterAll(async () => {
 });
 
 const words = {
-  zh: { mail: '邮件服务', wizard: '从 PostfixAdmin 导入', csv: '导入与导出（CSV）', read: '读取数据库', dryRun: '试运行', start: '导入', done: '已完成', check: '检查文件', problems: '处问题', ok: '未发现问题。' },
-  en: { mail: 'Mail', wizard: 'Import from PostfixAdmin', csv: 'Import and export (CSV)', read: 'Read the database', dryRun: 'Dry run', start: 'Import', done: 'Done', check: 'Check the file', problems: 'problem(s)', ok: 'No problems found.' },
+  zh: { mail: '邮件服务', wizard: '从 PostfixAdmin 导入', csv: '导入与导出（CSV）', read: '读取数据库', dryRun: '试运行', start: '导入', done: '已完成', check: '检查文件', problems: '1 处问题', ok: '未发现问题。', holds: '1 个邮箱，', row: 'good.csv：1 行', kind: 'CSV 文件', runDone: '已完成：共 1 项，创建 1 项' },
+  en: { mail: 'Mail', wizard: 'Import from PostfixAdmin', csv: 'Import and export (CSV)', read: 'Read the database', dryRun: 'Dry run', start: 'Import', done: 'Done', check: 'Check the file', problems: '1 problem: correct it', ok: 'No problems found.', holds: '1 mailbox, ', row: 'good.csv: 1 row', kind: 'CSV file', runDone: 'Done: 1 item, 1 created' },
 };
 
 async function operatorToken() {
@@ -52,6 +52,9 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await page.locator('.import-source-url').fill(source.url);
     await page.getByRole('button', { name: w.read }).click();
     await page.locator('.import-domain', { hasText: domain }).waitFor();
+    // Counts read with their nouns' plural forms: "1 mailbox", not "1 mailboxes".
+    await expect(page.locator('.import-domain', { hasText: domain }).textContent()).resolves.toContain(w.holds);
+    if (lang === 'en') await expect(page.locator('.import-mapping').textContent()).resolves.toMatch(/1 domain, 1 mailbox, \d+ alias(es)?, 0 alias domains and 0 vacation messages were read/);
     await page.locator(`.import-customer[data-domain="${domain}"]`).fill(customer.email);
     await page.getByRole('option', { name: customer.email }).click();
     await page.getByRole('button', { name: w.dryRun }).click();
@@ -83,7 +86,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
 
     const { page, errors } = await openPage(browser, lang);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await page.getByRole('menuitem', { name: w.csv }).click();
     await page.waitForURL(/\/admin\/import_csv$/);
     await page.locator('input.csv-file').setInputFiles(bad);
@@ -97,7 +100,13 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await page.getByRole('button', { name: w.check }).click();
     await page.getByText(w.ok).waitFor();
     await page.locator('.csv-import').getByRole('button', { name: w.start }).click();
+    await expect(page.locator('.csv-file-name').textContent()).resolves.toBe(w.row);
     await page.locator('.csv-import .import-run-done').waitFor({ timeout: 30_000 });
+    // The list of runs follows the run to its end, named by its kind ("CSV file", not "csv csv").
+    const latest = page.locator('.import-runs .import-runs-row').first();
+    await expect.poll(() => latest.textContent(), { timeout: 10_000 }).toContain(w.runDone);
+    expect(await latest.textContent()).toContain(w.kind);
+    expect(await latest.textContent()).not.toMatch(/csv csv/i);
     await shot(page, 'import-csv-done', lang);
     expect((await api('POST', '/api/mail/login/login', { email: `ok@${name}`, password: 'good-password-1' })).code).toBe(0);
     expect(errors).toEqual([]);

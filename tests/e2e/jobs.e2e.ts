@@ -6,13 +6,13 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { launch, openMenuEntry, openPage, operatorSignIn, shot } from './browser';
+import { launch, openMenuEntry, openPage, operatorSignIn, shot, suiteApp } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
   // A message whose SMTP server refused every try: a failed 'mail.send' job, as the queue keeps it.
-  const db = new SQLite(path.join(inject('dataDir'), 'maildesk.sqlite'));
+  const db = new SQLite(path.join(suiteApp().dataDir, 'maildesk.sqlite'));
   db.pragma('busy_timeout = 5000');
   const at = new Date().toISOString();
   db.prepare(

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCustomer, customerSignIn, launch, openPage, operatorSignIn } from './browser';
+import { apiCustomer, customerSignIn, landedAt, launch, openPage, operatorSignIn } from './browser';
 
 let browser: Browser;
 let customer: Awaited<ReturnType<typeof apiCustomer>>;
@@ -41,7 +41,7 @@ describe('a row clicked right after typing into the list search', () => {
   it.each(Array.from({ length: RUNS }, (_, i) => i + 1))('opens the customer’s activity entry and stays there (run %i)', async () => {
     const { page, errors } = await openPage(browser, 'en');
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     const url = await searchThenClick(page, '/admin/log', customer.email, customer.email.slice(0, 8));
     expect(url.pathname + url.search).toMatch(/^\/admin\/log\/view\?id=\d+$/);
     await page.locator('.view-log').waitFor();

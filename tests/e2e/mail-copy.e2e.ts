@@ -10,7 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, openPage, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, expectNoEnglish, landedAt, launch, openPage, shot, suiteApp, type Lang } from './browser';
 import { freePort } from './server';
 
 let browser: Browser;
@@ -51,7 +51,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     const closed = await freePort();
     const { page, errors } = await openPage(browser, lang);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await page.goto(`/admin/email/update?id=${mailbox.id}`);
     const card = page.locator('.mail-copy-card');
     await card.getByText(w.none).waitFor();
@@ -81,7 +81,7 @@ describe.each(['zh', 'en'] as const)('in %s', (lang: Lang) => {
     await shot(page, 'mail-copy-failed', lang);
 
     // A copy under way, as the job writes its progress (setup only): the bar follows it to the end.
-    const db = new Database(path.join(inject('dataDir'), 'maildesk.sqlite'));
+    const db = new Database(path.join(suiteApp().dataDir, 'maildesk.sqlite'));
     const at = new Date().toISOString();
     const row = db
       .prepare(

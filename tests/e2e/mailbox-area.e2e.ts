@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, openPage, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, expectNoEnglish, landedAt, launch, openPage, shot, type Lang } from './browser';
 
 let browser: Browser;
 let operator = '';
@@ -37,7 +37,7 @@ const words = {
     submit: '登录',
     ooo: '自动回复',
     oooSaved: '自动回复已保存，将从下一封到达的邮件起生效',
-    oooOn: '自动回复已开启，直到 2099-01-31 18:00 (Asia/Shanghai)。',
+    oooOn: '自动回复已开启，直到 2099年1月31日 18:00 (Asia/Shanghai)。',
     ends: '2099-01-31 18:00',
     appPasswords: '应用专用密码',
     create: '新建应用专用密码',
@@ -58,7 +58,7 @@ const words = {
     submit: 'Sign in',
     ooo: 'Out of office',
     oooSaved: 'The out-of-office reply was saved; it applies to the next message that arrives',
-    oooOn: 'The out-of-office reply is on until 31/01/2099 18:00 (Asia/Shanghai).',
+    oooOn: 'The out-of-office reply is on until 31 Jan 2099, 18:00 (Asia/Shanghai).',
     ends: '31/01/2099 18:00',
     appPasswords: 'App passwords',
     create: 'New app password',
@@ -183,7 +183,7 @@ describe.each(['zh', 'en'] as const)('the mailbox owners’ area in %s', (lang: 
   it('the customer sees the owner’s out-of-office reply on the mailbox’s page, with who set it', { timeout: 60_000 }, async () => {
     const { page, errors } = await openPage(browser, lang);
     await customerSignIn(page, box.customer.email, box.customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await page.goto(`/admin/email/update?id=${box.id}`);
     await page.locator('.mailbox-rules .ooo-state-on').waitFor();
     await expect(page.locator('.mailbox-rules .rules-last-change').first().textContent()).resolves.toContain(w.customerRules);

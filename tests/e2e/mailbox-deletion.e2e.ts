@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { api, apiCustomer, customerSignIn, expectNoEnglish, launch, openPage, operatorSignIn, shot } from './browser';
+import { api, apiCustomer, customerSignIn, expectNoEnglish, landedAt, launch, openPage, operatorSignIn, shot } from './browser';
 
 let browser: Browser;
 const domainName = `gone-${crypto.randomBytes(3).toString('hex')}.example`;
@@ -32,7 +32,7 @@ afterAll(async () => {
 it('the customer deletes a mailbox after being told its mail is kept for a while', async () => {
   const { page, errors } = await openPage(browser);
   await customerSignIn(page, customer.email, customer.password);
-  await page.waitForURL(/\/admin$/);
+  await landedAt(page, /\/admin$/);
   await page.goto('/admin/email');
   await page.locator('tr', { hasText: address }).locator('.delete-record').click();
   const dialog = page.locator('.dialog-confirm');

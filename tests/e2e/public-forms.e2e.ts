@@ -71,3 +71,28 @@ it('When the public pages are opened on a phone, then none is wider than the scr
   expect(errors).toEqual([]);
   await page.context().close();
 });
+
+it('When a visitor follows a link to a page whose code is still on its way, then the page left is gone and the progress bar runs until the new page comes', async () => {
+  const { page, errors } = await openPage(browser, 'en');
+  await page.goto('/login');
+  const forgotten = page.locator('a[href^="/forgot_password"]');
+  await forgotten.waitFor();
+  // The registration page's code is held back, as a slow network would.
+  let deliver!: () => void;
+  const held = new Promise<void>((resolve) => (deliver = resolve));
+  await page.route(/\/assets\/RegisterPage-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.locator('main a[href^="/register"]').first().click();
+  // The click is seen at once: the bar runs and the sign-in page is no longer shown as if nothing happened.
+  await page.locator('.route-progress').waitFor({ state: 'visible' });
+  expect(await forgotten.isVisible()).toBe(false);
+  deliver();
+  await page.locator('input[name=email]').waitFor();
+  await page.locator('.route-progress').waitFor({ state: 'detached' });
+  expect(await forgotten.count()).toBe(0);
+  expect(new URL(page.url()).pathname).toBe('/register');
+  expect(errors).toEqual([]);
+  await page.context().close();
+});

@@ -14,15 +14,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { AreaRoute } from '../../src/area/routes';
 import CustomerApp from '../../src/customer/CustomerApp';
 import { messagesOf } from '../../src/i18n/areaTexts';
 import MailboxOwnerApp from '../../src/mailboxOwner/MailboxOwnerApp';
 import OperatorApp from '../../src/operator/OperatorApp';
 import { publicPages } from '../../src/public/pages';
-import { api, apiCustomer, customerSignIn, invitationTokenFor, launch, openPage, operatorSignIn, SHOTS, uniqueEmail, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, invitationTokenFor, landedAt, launch, openPage, operatorSignIn, SHOTS, uniqueEmail, type Lang } from './browser';
 
 const areas = { admin: CustomerApp.routes, manage: OperatorApp.routes, mail: MailboxOwnerApp.routes } as const;
 type AreaName = keyof typeof areas;
@@ -130,6 +130,8 @@ const USER_DATA = '[data-user-data], input, textarea, code, pre, .dns-host, .dns
 interface Verdict {
   url: string;
   problems: string[];
+  /** Told with its problems: the requests that failed on the way, what the page showed, its notices, what it still waited for. */
+  met: string[];
 }
 
 /** What a page shows, read in the page: its path, its main area's text outside user data, whether it has a heading or a list. */
@@ -162,33 +164,42 @@ async function readPage(page: Page) {
       structure,
       /** The area page's title (its heading, in the app bar); null on the public pages, which have none. */
       title: title ? title.innerText.trim() : null,
+      /** What the app's notices say (a call that failed or timed out shows one). */
+      alerts: Array.from(document.querySelectorAll<HTMLElement>('[role=alert]')).filter(visible).map((e) => e.innerText.trim()).filter(Boolean),
       errorPage: document.querySelector('[class*="RaError"]') !== null,
     };
   }, USER_DATA);
 }
 
-/** Counts the page's requests in flight, so that a check runs once the page has loaded what it needs. */
+/** Follows the page's requests in flight, so that a check runs once the page has loaded what it needs. */
 function trackRequests(page: Page) {
-  let inFlight = 0;
+  const inFlight = new Map<Request, number>();
   let last = Date.now();
-  const done = () => {
-    inFlight = Math.max(0, inFlight - 1);
+  const done = (request: Request) => {
+    inFlight.delete(request);
     last = Date.now();
   };
-  page.on('request', () => {
-    inFlight++;
+  page.on('request', (request) => {
+    inFlight.set(request, Date.now());
     last = Date.now();
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  /** Quiet for `quietMs` since now (the navigation just made) and since the last request, with no progress bar. */
-  return async function settled(quietMs = 350, maxMs = 15_000) {
-    last = Math.max(last, Date.now());
-    const deadline = Date.now() + maxMs;
-    while (Date.now() < deadline) {
-      if (inFlight === 0 && Date.now() - last >= quietMs && (await page.locator('.data-progress, .route-progress').count()) === 0) return;
-      await page.waitForTimeout(50);
-    }
+  return {
+    /**
+     * Quiet for `quietMs` since the last request, with no progress bar; `sinceNow`: also since now (a
+     * navigation just made may not have sent its requests yet).
+     */
+    async settled(sinceNow: boolean, quietMs = 350, maxMs = 15_000) {
+      if (sinceNow) last = Math.max(last, Date.now());
+      const deadline = Date.now() + maxMs;
+      while (Date.now() < deadline) {
+        if (inFlight.size === 0 && Date.now() - last >= quietMs && (await page.locator('.data-progress, .route-progress').count()) === 0) return;
+        await page.waitForTimeout(50);
+      }
+    },
+    /** The requests still unanswered, and for how long. */
+    pending: () => [...inFlight].map(([request, at]) => `${request.method()} ${new URL(request.url()).pathname} unanswered after ${Date.now() - at} ms`),
   };
 }
 
@@ -213,22 +224,25 @@ async function walk(page: Page, urls: string[], label: string, lang: Lang, lists
   page.on('response', (response) => {
     if (response.status() >= 500) problem(`${response.status()} from ${response.request().method()} ${new URL(response.url()).pathname}`);
   });
-  const settled = trackRequests(page);
+  page.on('requestfailed', (request) => current?.met.push(`${request.method()} ${new URL(request.url()).pathname} failed (${request.failure()?.errorText})`));
+  const { settled, pending } = trackRequests(page);
   const dir = path.join(SHOTS, 'route-walk', lang);
   fs.mkdirSync(dir, { recursive: true });
   for (const [index, url] of urls.entries()) {
-    current = { url, problems: [] };
+    current = { url, problems: [], met: [] };
     verdicts.push(current);
     if (index === 0) await page.goto(url);
     else await go(page, url);
-    await settled();
-    // Once loaded, a page has a few seconds to show its content (a heading or a list) before it is judged.
+    await settled(true);
+    // Once loaded, a page has until it shows its content (a heading or a list) to be judged: on a loaded
+    // machine the reports page took over 5 s (CI: 'empty main area').
     let seen = await readPage(page);
     const ready = () => seen.structure && seen.mainText.length >= 2 && seen.title !== '' && (!lists.has(url) || seen.rows > 0);
-    for (const until = Date.now() + 5_000; !ready() && Date.now() < until; seen = await readPage(page)) {
+    for (const until = Date.now() + 20_000; !ready() && Date.now() < until; seen = await readPage(page)) {
       await page.waitForTimeout(100);
     }
-    await settled();
+    // Again quiet: what showing the content asked for has come (no new wait when it asked for nothing).
+    await settled(false);
     seen = await readPage(page);
     if (seen.path !== url) problem(`ended at ${seen.path}`);
     if (seen.errorPage || seen.texts.some((text) => ERROR_PAGE.test(text))) problem('error page');
@@ -241,6 +255,10 @@ async function walk(page: Page, urls: string[], label: string, lang: Lang, lists
     if (url.startsWith(`/${label}`) && !seen.title) problem('no page title');
     // Every list has records in the walk's data (its update or view page opens the first): it shows them.
     if (lists.has(url) && seen.rows === 0) problem('list shows no records');
+    // A failing page says what it showed and met, so that a failure names its cause.
+    if (current.problems.length > 0) {
+      current.met.push(`shown: "${seen.mainText.replace(/\s+/g, ' ').slice(0, 160)}"`, ...seen.alerts.map((a) => `notice: "${a.slice(0, 160)}"`), ...pending());
+    }
     await page.screenshot({ path: path.join(dir, `${label}-${String(index).padStart(2, '0')}.jpg`), type: 'jpeg', quality: 60 });
   }
   return verdicts;
@@ -288,29 +306,39 @@ it('When the walk reads a page, then it tells raw keys and placeholders from hos
   expect(ERROR_PAGE.test('Something went wrong')).toBe(true);
 });
 
-describe.each(['en', 'zh'] as const)('every route in %s', (lang) => {
-  const captions: Record<string, string> = {};
-  const report = (label: string, urls: string[], verdicts: Verdict[]) => {
-    walked[`${label}/${lang}`] = verdicts.length;
-    urls.forEach((url, i) => (captions[`${label}-${String(i).padStart(2, '0')}.jpg`] = url));
-    fs.writeFileSync(path.join(SHOTS, 'route-walk', lang, 'urls.json'), JSON.stringify(captions));
-    expect(verdicts.filter((v) => v.problems.length > 0).map((v) => `${v.url}: ${v.problems.join('; ')}`)).toEqual([]);
-  };
+// Both languages at once, each in its own browser context: a walk mostly waits for pages to settle.
+const LANGS = ['en', 'zh'] as const;
+const captions: Record<Lang, Record<string, string>> = { en: {}, zh: {} };
 
-  it('When a visitor opens each public page, then it shows its content and nothing broken', { timeout: 120_000 }, async () => {
-    const { page } = await openPage(browser, lang);
-    const urls = publicUrls();
-    expect(urls.length).toBe(publicPages.length);
-    report('public', urls, await walk(page, urls, 'public', lang));
-    await page.context().close();
-  });
+/** Walks the URLs in both languages; every problem found, named by language and URL. */
+async function walkBoth(label: string, open: (lang: Lang) => Promise<Page>, urls: string[], lists?: ReadonlySet<string>) {
+  const problems = await Promise.all(
+    LANGS.map(async (lang) => {
+      const page = await open(lang);
+      const verdicts = await walk(page, urls, label, lang, lists);
+      await page.context().close();
+      walked[`${label}/${lang}`] = verdicts.length;
+      urls.forEach((url, i) => (captions[lang][`${label}-${String(i).padStart(2, '0')}.jpg`] = url));
+      fs.writeFileSync(path.join(SHOTS, 'route-walk', lang, 'urls.json'), JSON.stringify(captions[lang]));
+      return verdicts.filter((v) => v.problems.length > 0).map((v) => `${lang} ${v.url}: ${v.problems.join('; ')} [${v.met.join('; ')}]`);
+    }),
+  );
+  expect(problems.flat()).toEqual([]);
+}
 
-  for (const area of Object.keys(areas) as AreaName[]) {
-    it(`When the ${area} area's every route is opened (lists, real records' pages, forms, pages), then each shows its content and nothing broken`, { timeout: 300_000 }, async () => {
+it('When a visitor opens each public page, in English and in Chinese, then it shows its content and nothing broken', { timeout: 120_000 }, async () => {
+  const urls = publicUrls();
+  expect(urls.length).toBe(publicPages.length);
+  await walkBoth('public', async (lang) => (await openPage(browser, lang)).page, urls);
+});
+
+for (const area of Object.keys(areas) as AreaName[]) {
+  it(`When the ${area} area's every route is opened in English and in Chinese (lists, real records' pages, forms, pages), then each shows its content and nothing broken`, { timeout: 300_000 }, async () => {
+    const signedIn = async (lang: Lang) => {
       const { page } = await openPage(browser, lang);
       if (area === 'admin') {
         await customerSignIn(page, customer.email, customer.password);
-        await page.waitForURL(/\/admin$/);
+        await landedAt(page, /\/admin$/);
       } else if (area === 'manage') {
         await operatorSignIn(page);
       } else {
@@ -320,15 +348,16 @@ describe.each(['en', 'zh'] as const)('every route in %s', (lang) => {
         await page.locator('button[type=submit]').click();
         await page.waitForURL(/\/mail$/);
       }
-      const urls = await urlsOf(area);
-      const lists = new Set(areas[area].filter((route) => route.kind === 'list').map((route) => route.path));
-      report(area, urls, await walk(page, urls, area, lang, lists));
-      await page.context().close();
-    });
-  }
+      return page;
+    };
+    const lists = new Set(areas[area].filter((route) => route.kind === 'list').map((route) => route.path));
+    await walkBoth(area, signedIn, await urlsOf(area), lists);
+  });
+}
 
-  it('When the walk is done, then a contact sheet of its pages is written', async () => {
+it('When the walk is done, then a contact sheet of its pages is written in each language', async () => {
+  for (const lang of LANGS) {
     await contactSheet(lang);
     expect(fs.existsSync(path.join(SHOTS, `route-walk-sheet-${lang}.png`))).toBe(true);
-  });
+  }
 });

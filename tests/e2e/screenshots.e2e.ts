@@ -1,7 +1,7 @@
 /** The main screens in both languages, written to test-results/e2e/ for people to look at. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, apiCustomer, customerSignIn, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, landedAt, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
 
 let browser: Browser;
 let customer: Awaited<ReturnType<typeof apiCustomer>>;
@@ -37,7 +37,7 @@ describe.each(['zh', 'en'] as const)('screens in %s', (lang) => {
   it('customer area', async () => {
     const { page, errors } = await openPage(browser, lang);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await visit(page, '/admin', 'customer-dashboard', lang, '.customer-dashboard .figure');
     await visit(page, '/admin/profile', 'customer-profile-page', lang, '.profile-storage');
     await visit(page, '/admin/admin', 'customer-team', lang, '.RaList-main, .RaEmpty-message');

@@ -128,7 +128,7 @@ describe.each(['zh', 'en'] as Lang[])('second factors (%s)', (lang) => {
     expect(errors).toEqual([]);
   });
 
-  it('a customer enrols an authenticator app by reading the secret from the page, keeps the recovery codes, and signs in with a code', async () => {
+  it('a customer enrols an authenticator app by reading the secret from the page, keeps the recovery codes, signs in with a code, and turns it off with the password asked again (a wrong one refused in the dialog)', async () => {
     const person = await customer();
     const { page, errors } = await openPage(browser, lang, base);
     await passwordSignIn(page, person.email, person.password);
@@ -163,6 +163,18 @@ describe.each(['zh', 'en'] as Lang[])('second factors (%s)', (lang) => {
     await shot(page, 'second-factor-code-step', lang);
     await page.locator('.second-factor-page button[type=submit]').click();
     await page.waitForURL(/\/admin$/);
+
+    // Turning it off asks for the password again: a wrong one is refused in the dialog (issue 33, 3.5).
+    await page.goto('/admin/security');
+    await page.locator('.totp-turn-off').click();
+    const off = page.locator('.totp-turn-off-dialog');
+    await off.locator('input[name=confirmation]').fill('not-my-password');
+    await off.locator('button[type=submit]').click();
+    await off.getByText(lang === 'zh' ? '这既不是您的密码' : 'This is neither your password').waitFor();
+    await shot(page, 'second-factor-turn-off-refused', lang);
+    await off.locator('input[name=confirmation]').fill(person.password);
+    await off.locator('button[type=submit]').click();
+    await page.locator('.totp-set-up').waitFor();
     expect(errors).toEqual([]);
   });
 });
@@ -194,5 +206,52 @@ describe.each(['zh', 'en'] as Lang[])('a second factor required of every operato
     } finally {
       await api('/api/manage/second_factor/update_policy', { operators_required: false }, root);
     }
+  });
+});
+
+describe("the customer's policy for its mailbox owners", () => {
+  it('the customer turns it on with its switch; a mailbox owner is led through enrolment at sign-in and enrols a passkey there; that last passkey cannot be removed, and the page says why', async () => {
+    const person = await customer();
+    const signedIn = (await api('/api/admin/login/login', { email: person.email, password: person.password })).data as { token: string; id: number };
+    const root = (await api('/api/manage/login/login', { username: 'root', password: 'root-password-1' })).data.token as string;
+    expect((await api('/api/manage/storage/create', { owner_id: signedIn.id, size: 1024 ** 3 }, root)).code).toBe(0);
+    const domain = (await api('/api/admin/domain/create', { name: `policy-${Date.now().toString(36)}.example` }, signedIn.token)).data;
+    expect((await api('/api/manage/domain/update', { id: domain.id, status: 'active' }, root)).code).toBe(0);
+    const box = (await api('/api/admin/email/create', { domain_id: domain.id, local_part: 'owner', password: 'mailbox-pass-1', quota: 256 * 1024 ** 2 }, signedIn.token)).data;
+
+    // The customer's switch, on the security page.
+    const { page, errors } = await openPage(browser, 'zh', base);
+    await passwordSignIn(page, person.email, person.password);
+    await page.waitForURL(/\/admin$/);
+    await page.goto('/admin/security');
+    const toggle = page.locator('.team-policy-card input[name=mailbox_second_factor_required]');
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await page.reload();
+    await page.locator('.team-policy-card').waitFor();
+    expect(await page.locator('.team-policy-card input[name=mailbox_second_factor_required]').isChecked()).toBe(true);
+    await shot(page, 'second-factor-mailbox-policy', 'zh');
+
+    // The mailbox owner: enrolment at sign-in, with a passkey.
+    const owner = await openPage(browser, 'zh', base);
+    const { cdp, authenticatorId } = await virtualAuthenticator(owner.page);
+    await owner.page.goto('/mail/login');
+    await owner.page.locator('input[name=email]').fill(box.address);
+    await owner.page.locator('input[name=password]').fill('mailbox-pass-1');
+    await owner.page.locator('button[type=submit]').click();
+    await owner.page.locator('.second-step-enrol .second-step-enrol-passkey').click();
+    await owner.page.waitForURL(/\/mail$/);
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+
+    // Its only passkey stays: the refusal is shown where they acted.
+    await owner.page.goto('/mail/security');
+    await owner.page.locator('.passkey-row .passkey-remove').click();
+    await owner.page.locator('.dialog-confirm').getByRole('button', { name: '确定' }).click();
+    await owner.page.getByText('此处要求您使用第二重验证：请先添加另一种方式（通行密钥或身份验证器应用），再移除最后一种。').waitFor();
+    await shot(owner.page, 'second-factor-last-passkey-kept', 'zh');
+    expect(await owner.page.locator('.passkey-row').count()).toBe(1);
+    expect(errors).toEqual([]);
+    expect(owner.errors).toEqual([]);
   });
 });

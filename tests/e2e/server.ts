@@ -9,15 +9,20 @@ import type { TestProject } from 'vitest/node';
 // Shop.
 import { startStripeStandin } from '../helpers/stripe-standin';
 
+/** One app of the suite's: each test worker drives its own (browser.ts: suiteApp()), its files one after another. */
+export interface SuiteApp {
+  baseUrl: string;
+  dataDir: string;
+  /** UDP port of the DNS server the app asks (DNS_SERVERS); a test binds its own zone there. */
+  dnsPort: number;
+  /** Shop: the local Stripe stand-in the app pays through (its checkout pages live there). */
+  stripeUrl: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    dataDir: string;
+    apps: SuiteApp[];
     operator: { username: string; password: string };
-    /** UDP port of the DNS server the app asks (DNS_SERVERS); a test binds its own zone there. */
-    dnsPort: number;
-    /** Shop: the local Stripe stand-in the app pays through (its checkout pages live there). */
-    stripeUrl: string;
   }
 }
 
@@ -60,10 +65,8 @@ export async function waitUntilUp(url: string, child: ChildProcess, log: () => s
   throw new Error(`the app did not start:\n${log()}`);
 }
 
-export default async function setup(project: TestProject) {
-  if (!fs.existsSync('dist/server/main.js') || !fs.existsSync('dist/web/index.html')) {
-    throw new Error('Build first: npm run build (npm run test:e2e does it)');
-  }
+/** The built app on a free port with a fresh data directory, its DNS port and its Stripe stand-in. */
+async function startSuiteApp(): Promise<SuiteApp & { stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-e2e-'));
   const port = await freePort();
   // Nothing answers there until a test starts its zone: lookups fail at once (records "unchecked").
@@ -89,6 +92,8 @@ export default async function setup(project: TestProject) {
       MAIL_COPY_IMAP: 'imap://127.0.0.1:1',
       MAIL_COPY_MASTER_USER: 'maildesk-copy',
       MAIL_COPY_MASTER_PASSWORD: 'e2e-master-password',
+      // The copies the browser starts name 127.0.0.1: the operator allows this machine.
+      MAIL_COPY_ALLOW_NETWORKS: '127.0.0.1/32',
       SECRET_KEY: '1'.repeat(64),
       MAIL_SERVER_TOKEN,
       SMTP_URL: '',
@@ -101,16 +106,36 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilUp(baseUrl, child, () => output);
   stripe.setWebhook(`${baseUrl}/api/payment/stripe/webhook`);
-  project.provide('stripeUrl', stripe.url);
-  project.provide('baseUrl', baseUrl);
-  project.provide('dataDir', dataDir);
-  project.provide('operator', operator);
-  project.provide('dnsPort', dnsPort);
+  return {
+    baseUrl,
+    dataDir,
+    dnsPort,
+    stripeUrl: stripe.url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      await stripe.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
+/**
+ * An app per test worker: a file waits on its pages part of the time (one file alone used a
+ * core and a half), so three run side by side; each worker's files share an app one after another,
+ * as the whole suite once shared one (their global settings, the operator's sessions, the DNS port).
+ */
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync('dist/server/main.js') || !fs.existsSync('dist/web/index.html')) {
+    throw new Error('Build first: npm run build (npm run test:e2e does it)');
+  }
+  const count = Math.max(1, Number(project.config.maxWorkers) || 1);
+  // One after another: each takes the free ports it found before the next looks.
+  const apps: Awaited<ReturnType<typeof startSuiteApp>>[] = [];
+  for (let i = 0; i < count; i++) apps.push(await startSuiteApp());
+  project.provide('apps', apps.map(({ baseUrl, dataDir, dnsPort, stripeUrl }) => ({ baseUrl, dataDir, dnsPort, stripeUrl })));
+  project.provide('operator', operator);
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-    await stripe.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(apps.map((app) => app.stop()));
   };
 }

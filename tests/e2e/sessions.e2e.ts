@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, apiCustomer, customerSignIn, launch, openPage, operatorSignIn, shot } from './browser';
+import { api, apiCustomer, customerSignIn, landedAt, launch, openPage, operatorSignIn, shot } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ describe('sessions and unknown paths', () => {
     await page.goto('/admin/log');
     await page.waitForURL(/\/login$/);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin\/log$/);
+    await landedAt(page, /\/admin\/log$/);
     await page.locator('.list-log').waitFor();
   });
 
@@ -33,7 +33,7 @@ describe('sessions and unknown paths', () => {
     const customer = await apiCustomer();
     const { page } = await openPage(browser);
     await customerSignIn(page, customer.email, customer.password);
-    await page.waitForURL(/\/admin$/);
+    await landedAt(page, /\/admin$/);
     await page.locator('.customer-dashboard .figure').first().waitFor();
     const token = JSON.parse((await page.evaluate(() => window.localStorage.getItem('user')))!).token as string;
     expect(token).not.toBe('');

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { api, apiCustomer, customerSignIn, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, landedAt, launch, openPage, operatorSignIn, shot, suiteApp, type Lang } from './browser';
 
 let browser: Browser;
 let customer: Awaited<ReturnType<typeof apiCustomer>>;
@@ -33,7 +33,7 @@ async function choose(page: Page, source: string, text: string) {
 async function signedInCustomer(lang: Lang = 'zh') {
   const opened = await openPage(browser, lang);
   await customerSignIn(opened.page, customer.email, customer.password);
-  await opened.page.waitForURL(/\/admin$/);
+  await landedAt(opened.page, /\/admin$/);
   return opened;
 }
 
@@ -54,9 +54,15 @@ describe('shop', () => {
     await page.getByRole('option', { name: '存储空间' }).click();
     await page.locator('input[name=name_zh]').fill(productZh);
     await page.locator('input[name=name_en]').fill(productEn);
-    await page.locator('input[name=price]').fill('2000');
+    // In yuan, with the price customers will see beside it.
+    await page.locator('input[name=price]').fill('20');
+    await expect(page.locator('.price-preview').textContent()).resolves.toContain('¥20.00');
     await page.locator('input[name=storage_size]').fill('512');
     await page.locator('input[name=period_months]').fill('12');
+    // A new product is off sale until it is put on sale on purpose (asked, with its price).
+    await page.locator('.ra-input-visible input[type=checkbox]').check();
+    await expect(page.locator('.dialog-confirm').textContent()).resolves.toContain('¥20.00');
+    await page.locator('.dialog-confirm').getByRole('button', { name: '确定' }).click();
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL(/\/manage\/product$/);
     await expect(page.locator('tr', { hasText: productZh }).textContent()).resolves.toContain('512 MiB');
@@ -94,6 +100,10 @@ describe('shop', () => {
     await expect(page.locator('.points-balance').textContent()).resolves.toContain('3000');
     await shot(page, 'shop-buy');
     await card.locator('.buy-points').click();
+    // Asked first: 1000 points (¥10.00) for the storage, and the balance after.
+    await expect(page.locator('.dialog-confirm').textContent()).resolves.toContain('支付 1000 积分（¥10.00）');
+    await expect(page.locator('.dialog-confirm').textContent()).resolves.toContain('从 3000 积分变为 2000 积分');
+    await page.locator('.dialog-confirm').getByRole('button', { name: '确定' }).click();
     await page.waitForURL(/\/admin\/order\/view\?id=\d+$/);
     orders.push(Number(new URL(page.url()).searchParams.get('id')));
     await page.locator('.view-order .status-fulfilled').first().waitFor();
@@ -110,7 +120,7 @@ describe('shop', () => {
     const { page, errors } = await signedInCustomer();
     await page.goto('/admin/storage/buy');
     await page.locator('.product', { hasText: productZh }).locator('.buy-card').click();
-    await page.waitForURL((url) => url.href.startsWith(inject('stripeUrl')));
+    await page.waitForURL((url) => url.href.startsWith(suiteApp().stripeUrl));
     await expect(page.locator('[data-amount]').textContent()).resolves.toBe('CN¥10.00');
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(/\/admin\/order\/view\?id=\d+&paid=1$/);

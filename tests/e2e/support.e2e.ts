@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { api, apiCustomer, customerSignIn, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
+import { api, apiCustomer, customerSignIn, landedAt, launch, openPage, operatorSignIn, shot, type Lang } from './browser';
 
 let browser: Browser;
 let customer: Awaited<ReturnType<typeof apiCustomer>>;
@@ -30,7 +30,7 @@ afterAll(async () => {
 async function signedInCustomer(lang: Lang = 'zh') {
   const opened = await openPage(browser, lang);
   await customerSignIn(opened.page, customer.email, customer.password);
-  await opened.page.waitForURL(/\/admin$/);
+  await landedAt(opened.page, /\/admin$/);
   return opened;
 }
 
@@ -68,7 +68,8 @@ describe('support', () => {
     await page.waitForURL(/\/admin\/ticket$/);
     const row = page.locator('tr', { hasText: subject });
     await expect(row.locator('.status-open').textContent()).resolves.toBe('待回复');
-    await row.locator('td').nth(2).click();
+    // The subject, as a person opens it: which columns a row shows depends on the screen's width.
+    await row.getByText(subject).click();
     await page.waitForURL(/\/admin\/ticket\/view\?id=\d+$/);
     ticketId = new URL(page.url()).searchParams.get('id')!;
     // Plain text: the markup is shown as typed, line breaks kept; nothing ran.
@@ -88,7 +89,7 @@ describe('support', () => {
     const row = page.locator('tr', { hasText: subject });
     await row.waitFor();
     await shot(page, 'ticket-queue');
-    await row.locator('td').nth(2).click();
+    await row.getByText(subject).click();
     await page.waitForURL(/\/manage\/ticket\/view\?id=\d+$/);
     await page.locator('.ticket-assign-me').click();
     await expect.poll(() => page.locator('.ticket-assignee').textContent()).toBe(inject('operator').username);
@@ -150,7 +151,7 @@ describe('support', () => {
     await shot(page, 'ticket-create-about-order');
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL(/\/admin\/ticket$/);
-    await page.locator('tr', { hasText: `关于订单 ${number} 的问题` }).locator('td').nth(2).click();
+    await page.locator('tr', { hasText: `关于订单 ${number} 的问题` }).getByText(`关于订单 ${number} 的问题`).click();
     await page.waitForURL(/\/admin\/ticket\/view\?id=\d+$/);
     const aboutOrder = new URL(page.url()).searchParams.get('id')!;
     const chip = page.locator('.ticket-link-order');

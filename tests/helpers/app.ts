@@ -7,12 +7,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.js';
+import { setPasswordCost } from '../../server/core/passwords.js';
 import { moveClock, resetClock } from '../../server/core/time.js';
+import { takeDkimKeysFrom, type DkimKeyPair } from '../../server/mail/dkim.js';
 import { startMaildesk, type StartOptions } from '../../server/start.js';
 import { readOutbox } from './outbox.js';
 import { freshPostgresDatabase } from './postgres.js';
 
-export const ROOT = { username: 'root', password: 'root-password-1' };
+// Frozen: files share this module when they share a worker (vite.config.ts), so a file changing it would change it for the next.
+export const ROOT: Readonly<{ username: string; password: string }> = Object.freeze({ username: 'root', password: 'root-password-1' });
+
+// What costs CPU and proves nothing here: argon2id at its least cost (the same scheme and format,
+// verified as any other hash), and DKIM keys made once instead of a 2048-bit RSA generation per
+// domain. domains.test.ts and password-schemes.test.ts keep the real ones.
+setPasswordCost({ memoryCost: 64, timeCost: 1 });
+const dkimKeys: DkimKeyPair[] = JSON.parse(fs.readFileSync(path.resolve('tests/fixtures/dkim-keys.json'), 'utf8'));
+let nextDkimKey = 0;
+export const fixtureDkimKeys = async () => dkimKeys[nextDkimKey++ % dkimKeys.length];
+takeDkimKeysFrom(fixtureDkimKeys);
 
 export interface CallOptions {
   token?: string;

@@ -32,10 +32,12 @@ export function mailFixtures(t: TestApp) {
       const domain = await this.pendingDomain(customer, name);
       return ok(t.post('/api/manage/domain/update', { id: domain.id, status: 'active' }, { token: await operator() }), 'activate');
     },
-    async mailbox(token: string, domainId: number, localPart = `u${crypto.randomBytes(3).toString('hex')}`, extra: Record<string, unknown> = {}) {
+    // Six random bytes: the authorization matrix makes about a thousand mailboxes in one domain, and with three
+    // two of them took the same name now and then (a birthday collision: "validation.taken").
+    async mailbox(token: string, domainId: number, localPart = `u${crypto.randomBytes(6).toString('hex')}`, extra: Record<string, unknown> = {}) {
       return ok(t.post('/api/admin/email/create', { domain_id: domainId, local_part: localPart, password: 'mailbox-pass-1', quota: MiB, ...extra }, { token }), 'mailbox');
     },
-    async alias(token: string, domainId: number, goto: string | string[], localPart = `a${crypto.randomBytes(3).toString('hex')}`) {
+    async alias(token: string, domainId: number, goto: string | string[], localPart = `a${crypto.randomBytes(6).toString('hex')}`) {
       return ok(t.post('/api/admin/alias/create', { domain_id: domainId, local_part: localPart, goto }, { token }), 'alias');
     },
   };

@@ -1,12 +1,13 @@
 /**
  * A real PostfixAdmin 3.3 database to import from: its tables as PostfixAdmin's upgrade.php leaves
  * them (MariaDB, or PostgreSQL with its booleans), in a scratch database of its own per test run,
- * filled with mailboxes whose passwords are hashed the ways PostfixAdmin stores them (hashes made
- * by Dovecot's own `doveadm pw`: md5crypt bare as PostfixAdmin's default writes it, dovecot:*
- * schemes with their prefix, bcrypt bare, sha512.b64, plain md5).
+ * filled with mailboxes whose passwords are hashed the ways PostfixAdmin stores them (made once by
+ * Dovecot's own `doveadm pw`, kept in tests/fixtures/dovecot-hashes.tsv: md5crypt bare as
+ * PostfixAdmin's default writes it, dovecot:* schemes with their prefix, bcrypt bare, sha512.b64,
+ * plain md5).
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 
@@ -45,8 +46,20 @@ CREATE TABLE vacation_notification (on_vacation varchar(255) NOT NULL, notified 
 CREATE TABLE admin (username varchar(255) NOT NULL, password varchar(255) NOT NULL, superadmin {BOOL}, created {DATE}, modified {DATE}, active {BOOL}, PRIMARY KEY (username)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 `;
 
-/** A password hashed by Dovecot itself. */
-export const doveadmHash = (scheme: string, password: string) => execFileSync('doveadm', ['pw', '-s', scheme, '-p', password], { encoding: 'utf8' }).trim();
+/**
+ * A password as Dovecot hashed it: the line of tests/fixtures/dovecot-hashes.tsv made by `doveadm pw`
+ * for that scheme and password (so the API suite needs no Dovecot; password-schemes.test.ts checks
+ * every line, and the mail-server suite has Dovecot itself verify them).
+ */
+export function doveadmHash(scheme: string, password: string): string {
+  const line = fs
+    .readFileSync(new URL('../fixtures/dovecot-hashes.tsv', import.meta.url), 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .find(([s, p, h]) => s === scheme && p === password && !h.includes('$rounds='));
+  if (!line) throw new Error(`no ${scheme} hash of "${password}" in tests/fixtures/dovecot-hashes.tsv: add one made by \`doveadm pw -s ${scheme} -p '${password}'\``);
+  return line[2];
+}
 
 /** Every way PostfixAdmin stores a mailbox password that this import carries, each with its own password. */
 export function postfixAdminHashes() {

@@ -14,7 +14,7 @@ import { panelApi } from './panel.js';
 export function importScenarios(ctx: { stack: () => MailStack }) {
   const tag = crypto.randomBytes(3).toString('hex');
   const domain = `pfa-${tag}.test`;
-  const { ok } = panelApi(() => ctx.stack().baseUrl, () => '');
+  const { ok } = panelApi(() => ctx.stack().baseUrl, () => '', () => ctx.stack().panelErrors());
 
   it('Imports: when a PostfixAdmin installation is imported, then Dovecot takes every old password at once, over doveadm auth test and IMAP', async () => {
     const stack = ctx.stack();

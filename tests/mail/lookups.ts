@@ -94,6 +94,11 @@ export function seedStatements(dialect: 'sqlite' | 'postgres', rows: number): st
       SELECT d.owner_id, d.id, NULL, 'on', 50, 120, ${at}, 'seed' FROM domain d WHERE d.name_unicode = 'seed' AND d.id % 10 = 0`,
     `INSERT INTO spam_setting (owner_id, domain_id, mailbox_id, filter, junk_tenths, reject_tenths, updated_at, updated_by)
       SELECT m.owner_id, m.domain_id, m.id, 'on', 40, 100, ${at}, 'seed' FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 5`,
+    // Allowed senders, a domain's and a mailbox's own: the spam script names them (0030).
+    `INSERT INTO spam_list (owner_id, domain_id, mailbox_id, sender, action, created_at)
+      SELECT d.owner_id, d.id, NULL, 'partner-' || d.id || '.example', 'allow', ${at} FROM domain d WHERE d.name_unicode = 'seed' AND d.id % 10 = 0`,
+    `INSERT INTO spam_list (owner_id, domain_id, mailbox_id, sender, action, created_at)
+      SELECT m.owner_id, m.domain_id, m.id, 'friend-' || m.id || '@partner.example', 'allow', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 10 = 5`,
     `INSERT INTO spam_hold (mailbox_id, owner_id, address, reason, detail, held_at)
       SELECT m.id, m.owner_id, m.address, 'rate', 'seed', ${at} FROM mailbox m JOIN domain d ON d.id = m.domain_id WHERE d.name_unicode = 'seed' AND m.id % 100 = 0`,
     `INSERT INTO alias (owner_id, domain_id, local_part, address, address_unicode, goto, created_at, updated_at)

@@ -52,7 +52,7 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
   const domain = `moving-${tag}.test`;
   const ids: Record<string, number> = {};
   let customerToken = '';
-  const { ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken);
+  const { ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken, () => ctx.stack().panelErrors());
   const address = (local: string) => `${local}@${domain}`;
   const source = () => ({ source_host: '127.0.0.1', source_port: ctx.old().port, source_tls: 'starttls', source_user: OLD_USER, password: OLD_PASSWORD });
   const copyOf = (id: number) => ok('/api/admin/mail_copy/get', { id }, customerToken, 'GET');

@@ -71,7 +71,7 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
   let operatorToken = '';
   void domain;
 
-  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken);
+  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken, () => stack.panelErrors());
   /** The customer publishes every record the DNS view asks for, then verifies the domain. */
   async function publishAndVerify(domainId: number) {
     const view = await ok('/api/admin/domain/dns', { id: domainId }, customerToken, 'GET');
@@ -373,6 +373,17 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
 
   mailboxOwnerScenarios({ stack: () => stack, dns: () => dns, sink: () => sink });
 
+  // Before the spam scenarios: one of them stops and starts the panel, whose PRAGMA optimize leaves statistics of
+  // a few rows on which SQLite rightly scans (as the mail copies' restart below).
+  it('When every lookup of the mail server is explained, then each is an index read (PostgreSQL at 100k rows)', async () => {
+    const plans = await stack.explainLookups(lookupQueries({ domain: names.domain, aliasDomain: names.aliasDomain, mailbox: 'box1', alias: 'team' }, backend));
+    for (const { name, plan, ms } of plans) {
+      console.log(`${backend} lookup ${name}: ${ms.toFixed(2)} ms`);
+      expect(tableScans(stack.backend, plan.split('\n')), `${name}:\n${plan}`).toEqual([]);
+    }
+    // PostgreSQL seeds 100k customers first: on a busy machine that takes more than a minute.
+  }, 180_000);
+
   spamScenarios({ stack: () => stack, dns: () => dns });
 
   reportScenarios({ stack: () => stack, dns: () => dns });
@@ -451,14 +462,6 @@ describe.each<Backend>(['sqlite', 'postgres'])('mail server on %s', (backend) =>
     expect(accepted).toBeLessThanOrEqual(2 * SUBMISSION_RATE);
   });
 
-  it('When every lookup of the mail server is explained, then each is an index read (PostgreSQL at 100k rows)', async () => {
-    const plans = await stack.explainLookups(lookupQueries({ domain: names.domain, aliasDomain: names.aliasDomain, mailbox: 'box1', alias: 'team' }, backend));
-    for (const { name, plan, ms } of plans) {
-      console.log(`${backend} lookup ${name}: ${ms.toFixed(2)} ms`);
-      expect(tableScans(stack.backend, plan.split('\n')), `${name}:\n${plan}`).toEqual([]);
-    }
-    // PostgreSQL seeds 100k customers first: on a busy machine that takes more than a minute.
-  }, 180_000);
 
   // After the plans are read: its kill -9 and restart run PRAGMA optimize, whose statistics of a few rows make
   // SQLite rightly scan five-row tables (on PostgreSQL the plans are read at 100k rows).

@@ -109,6 +109,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     conf: path.join(dir, 'conf'),
     mail: path.join(dir, 'vmail'),
     logs: path.join(dir, 'log'),
+    /** Node's diagnostic reports of the panel (stopPanel). */
+    reports: path.join(dir, 'reports'),
     queue: path.join(dir, 'postfix-queue'),
     postfixData: path.join(dir, 'postfix-data'),
     dovecotRun: path.join(dir, 'dovecot-run'),
@@ -164,6 +166,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     MAIL_COPY_IMAP: `imap://127.0.0.1:${ports.imap}?verify=0`,
     MAIL_COPY_MASTER_USER: copyMaster.user,
     MAIL_COPY_MASTER_PASSWORD: copyMaster.password,
+    // The old IMAP server of the suite runs on this machine, which a copy reaches only when the operator allows it.
+    MAIL_COPY_ALLOW_NETWORKS: '127.0.0.1/32',
     SECRET_KEY: crypto.randomBytes(32).toString('base64'),
     MAIL_SERVER_TOKEN: mailServerToken,
     DATA_DIR: paths.data,
@@ -178,7 +182,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     // Postfix offers STARTTLS with the suite's self-signed certificate.
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}/?tls.rejectUnauthorized=false`,
     MAIL_FROM: `Maildesk <no-reply@${MAIL_HOSTNAME}>`,
-    LOG_LEVEL: 'silent',
+    // Errors only (a 50000's cause), kept with what the panel writes to stderr.
+    LOG_LEVEL: 'error',
     DATABASE_URL: databaseUrl ?? '',
     // The same mail store as deploy:config's --mail-dir: deleted mailboxes' mail is removed there.
     MAIL_DIR: paths.mail,
@@ -190,8 +195,11 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   /** The panel's process, as npm start runs it; answers once it serves. */
   async function startPanel() {
     // umask 007: the database files the panel makes are shared with its group (deploy/README.md).
-    const child = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    // --report-on-signal: a panel that does not stop is asked (SIGUSR2) where it waits; see stopPanel.
+    const report = `--report-on-signal --report-directory=${paths.reports}`;
+    const child = spawn('sh', ['-c', `umask 007 && exec "${process.execPath}" ${report} --import tsx server/main.ts`], { cwd: repo, env: panelEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     panel = child;
+    child.stdout!.on('data', (chunk) => (panelErrors += String(chunk)));
     child.stderr!.on('data', (chunk) => (panelErrors += String(chunk)));
     await waitFor('the panel', async () => ((await fetch(`${baseUrl}/api/openapi.json`)).ok ? true : undefined), 90_000).catch((error) => {
       throw new Error(`${error.message}\n${panelErrors}`);
@@ -255,8 +263,6 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   fs.mkdirSync(paths.rspamdRun, { recursive: true });
   fs.mkdirSync(RSPAMD_DB_DIR, { recursive: true });
   for (const p of [paths.rspamdRun, RSPAMD_DB_DIR]) fs.chownSync(p, uid('_rspamd'), gid('_rspamd'));
-  fs.writeFileSync(path.join(paths.logs, 'rspamd.log'), '');
-  fs.chownSync(path.join(paths.logs, 'rspamd.log'), uid('_rspamd'), gid('_rspamd'));
   let clamd: ChildProcess | undefined;
   if (clamav) {
     // ClamAV with the suite's own one-signature database (EICAR): signatures cannot be downloaded here.
@@ -267,8 +273,10 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     clamd = spawn('clamd', ['-c', clamdConf], { stdio: 'ignore' });
     undo.push(() => clamd?.kill('SIGTERM'));
   }
-  const rspamdArgs = ['-f', '-u', '_rspamd', '-g', '_rspamd', '-c', '/etc/rspamd/rspamd.conf', `--var=LOCAL_CONFDIR=${path.join(paths.conf, 'rspamd')}`, `--var=DBDIR=${RSPAMD_DB_DIR}`, `--var=RUNDIR=${paths.rspamdRun}`];
-  let rspamd: ChildProcess | undefined = spawn('rspamd', rspamdArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // As Debian's unit runs it: as _rspamd from the start (User=_rspamd), so its log is opened as
+  // that user, in the directory deploy:config made for it under --log-dir.
+  const rspamdArgs = ['-f', '-c', '/etc/rspamd/rspamd.conf', `--var=LOCAL_CONFDIR=${path.join(paths.conf, 'rspamd')}`, `--var=DBDIR=${RSPAMD_DB_DIR}`, `--var=RUNDIR=${paths.rspamdRun}`];
+  let rspamd: ChildProcess | undefined = spawn('rspamd', rspamdArgs, { uid: uid('_rspamd'), gid: gid('_rspamd'), stdio: ['ignore', 'ignore', 'pipe'] });
   let rspamdErrors = '';
   rspamd.stderr!.on('data', (chunk) => (rspamdErrors += String(chunk)));
   undo.push(() => rspamd?.kill('SIGTERM'));
@@ -276,7 +284,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
     throw new Error(`${error.message}\n${opendkimErrors}`);
   });
   await waitFor('rspamd', async () => ((await portOpen(ports.rspamdMilter)) && (await portOpen(ports.rspamdController)) && (!clamav || (await portOpen(ports.clamd))) ? true : undefined), 90_000).catch((error) => {
-    throw new Error(`${error.message}\n${rspamdErrors}\n${readLog(paths.logs, 'rspamd.log')}`);
+    throw new Error(`${error.message}\n${rspamdErrors}\n${readLog(paths.logs, RSPAMD_LOG)}`);
   });
 
   let seeded = false;
@@ -380,19 +388,25 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       }
       return out;
     },
-    logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}\n${readLog(paths.logs, 'rspamd.log')}`,
+    logs: () => `${readLog(paths.logs, 'postfix.log')}\n${readLog(paths.logs, 'dovecot.log')}\n${readLog(paths.logs, RSPAMD_LOG)}`,
     panelRunning: () => panel !== undefined,
+    /** What the panel logged as errors, and wrote to stderr, since the stack started. */
+    panelErrors: () => panelErrors,
     async stopPanel() {
       if (!panel) return;
       const child = panel;
       panel = undefined;
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the panel had already exited (${child.exitCode ?? child.signalCode}):\n${panelErrors}`);
       const exited = new Promise((resolve) => child.once('exit', resolve));
+      const started = Date.now();
       child.kill('SIGTERM');
       const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 15_000))]);
+      // What the stop waited for, if it was slow (server/start.ts says so after 5 s).
+      console.log(`${backend}: the panel stopped ${((Date.now() - started) / 1000).toFixed(1)} s after SIGTERM${panelErrors.includes('Stopping:') ? `\n${panelErrors.split('\n').filter((line) => line.startsWith('Stopping:')).join('\n')}` : ''}`);
       if (!stopped) {
+        const where = `${await waitingReport(child, paths.reports)}\nIts connections (ss):\n${await connectionsOf(ports.panel)}`;
         child.kill('SIGKILL');
-        throw new Error(`the panel did not stop within 15 s of SIGTERM:\n${panelErrors}`);
+        throw new Error(`the panel did not stop within 15 s of SIGTERM:\n${panelErrors}\n${where}`);
       }
     },
     /** kill -9 of the panel's process: no chance to finish anything it was doing. */
@@ -419,7 +433,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       await startPanel();
     },
     async close() {
-      await this.stopPanel();
+      // A panel slow to stop is reported, after the daemons are stopped too (else they outlive the suite).
+      const panelStopped = await this.stopPanel().then(() => undefined, (error: unknown) => error);
       opendkim?.kill('SIGTERM');
       opendkim = undefined;
       rspamd?.kill('SIGTERM');
@@ -436,10 +451,13 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
         for (const role of [...Object.values(roles), owner]) await pgQuery(serverUrl, `DROP ROLE IF EXISTS ${role}`);
       }
       if (!process.env.MAIL_TEST_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+      if (panelStopped) throw panelStopped;
     },
   };
 }
 
+/** rspamd's log under --log-dir: a directory of its own user's (deploy/templates/rspamd.ts). */
+export const RSPAMD_LOG = path.join('rspamd', 'rspamd.log');
 /** How often rspamd reads the panel's spam maps (deploy:config --rspamd-map-seconds): a change applies within twice this. */
 export const RSPAMD_MAP_SECONDS = 10;
 /** rspamd's state between runs (its hyperscan cache: the first start compiles for about 20 s). */
@@ -466,3 +484,32 @@ function idOf(file: string, name: string, field: 2 | 3) {
 }
 const uid = (name: string) => idOf('/etc/passwd', name, 2);
 const gid = (name: string) => idOf('/etc/group', name, 2);
+
+/**
+ * What a panel that does not stop is doing: Node's diagnostic report (asked for with SIGUSR2)
+ * names the JavaScript running, if any, and the handles that keep the process alive.
+ */
+async function waitingReport(child: ChildProcess, dir: string): Promise<string> {
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const file = fs.readdirSync(dir).find((name) => name.endsWith('.json'));
+    if (!file) continue;
+    try {
+      const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      const handles = (report.libuv as { type: string; is_active: boolean; is_referenced?: boolean; details?: string; localEndpoint?: unknown; remoteEndpoint?: unknown }[])
+        .filter((h) => h.is_active)
+        .map((h) => `  ${h.type}${h.is_referenced === false ? ' (unref)' : ''} ${JSON.stringify({ local: h.localEndpoint, remote: h.remoteEndpoint, details: h.details })}`);
+      return `Node's report of the panel (${file}):\nJavaScript: ${JSON.stringify(report.javascriptStack)}\nactive handles:\n${handles.join('\n')}\nworkers: ${(report.workers ?? []).length}`;
+    } catch {
+      // Still being written.
+    }
+  }
+  return 'Node wrote no report within 5 s of SIGUSR2 (its event loop is blocked).';
+}
+
+/** Both ends of every TCP connection to a port, with the processes holding them and what waits unread. */
+async function connectionsOf(port: number): Promise<string> {
+  const { stdout } = await run('ss', ['-tnpi', `( sport = :${port} or dport = :${port} )`]).catch((error) => ({ stdout: String(error) }));
+  return stdout;
+}

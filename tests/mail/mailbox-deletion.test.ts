@@ -36,7 +36,7 @@ describe.each<[Backend, 'remove' | 'archive']>([
   let customerToken = '';
   const ids: Record<string, number> = {};
 
-  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken);
+  const { api, ok } = panelApi(() => stack.baseUrl, () => customerToken, () => stack.panelErrors());
   const send = (to: string, subject: string) => smtpSend(stack.ports.smtp, { from: 'sender@client.test', to: [to] }, message('sender@client.test', to, subject));
   const home = (local: string) => mailboxHome(stack.paths.mail, domainName, local);
   const deletedRows = async (state?: string) =>

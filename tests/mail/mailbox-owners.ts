@@ -32,7 +32,7 @@ export function mailboxOwnerScenarios(ctx: { stack: () => MailStack; dns: () => 
   let area: ReturnType<typeof ownerArea>;
   const tokens: Record<string, string> = {};
   let customerToken = '';
-  const { ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken);
+  const { ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken, () => ctx.stack().panelErrors());
 
   /** From the outside world on port 25 (127.0.0.2 is outside mynetworks), with extra header lines. */
   const fromOutside = (from: string, to: string, subject: string, headers = '') =>

@@ -16,7 +16,7 @@ export interface AppPasswordRow {
 }
 
 export function ownerArea(stack: MailStack) {
-  const { api, ok } = panelApi(() => stack.baseUrl, () => '');
+  const { api, ok } = panelApi(() => stack.baseUrl, () => '', () => stack.panelErrors());
   return {
     /** Signs in to the mail area: the session's token. */
     login: async (email: string, password: string) => (await ok('/api/mail/login/login', { email, password }, '')).token as string,

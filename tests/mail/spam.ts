@@ -6,12 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import type { DnsServer } from '../helpers/dns-server.js';
 import { imap } from './imap.js';
-import { EICAR, ROOT_OPERATOR, RSPAMD_MAP_SECONDS, type MailStack } from './mail-stack.js';
+import { EICAR, ROOT_OPERATOR, RSPAMD_LOG, RSPAMD_MAP_SECONDS, type MailStack } from './mail-stack.js';
 import { ownerArea } from './owner-area.js';
 import { panelApi } from './panel.js';
 import { smtpSend } from './smtp.js';
@@ -35,14 +36,16 @@ const run = promisify(execFile);
 export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServer }) {
   const tag = crypto.randomBytes(3).toString('hex');
   const domain = `spam-${tag}.test`;
-  const address = (local: string) => `${local}@${domain}`;
+  /** An alias domain of the spam domain: the same mailboxes under another name. */
+  const aliasDomain = `spam-alias-${tag}.test`;
+  const address = (local: string, d = domain) => `${local}@${d}`;
   const friend = `friend@partner-${tag}.test`;
   const spammer = `offers@spammer-${tag}.test`;
   const ids: Record<string, number> = {};
   const tokens: Record<string, string> = {};
   let customerToken = '';
   let operatorToken = '';
-  const { api, ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken);
+  const { api, ok } = panelApi(() => ctx.stack().baseUrl, () => customerToken, () => ctx.stack().panelErrors());
 
   /** From the outside world on port 25 (127.0.0.2 is outside mynetworks). */
   const fromOutside = (from: string, to: string, text: string) => smtpSend(ctx.stack().ports.smtp, { from, to: [to], localAddress: '127.0.0.2' }, text);
@@ -74,6 +77,34 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
       await sleep(300);
     }
     throw new Error(`"${subject}" did not arrive in ${user}'s ${folder}`);
+  }
+
+  async function imapFolders(user: string): Promise<string[]> {
+    const client = imap(ctx.stack().ports.imap, user, PASSWORD);
+    await client.connect();
+    try {
+      return (await client.list()).map((f) => f.path);
+    } finally {
+      await client.logout().catch(() => undefined);
+    }
+  }
+
+  /** The subjects in a folder now. */
+  async function subjectsIn(user: string, folder: string): Promise<string[]> {
+    const client = imap(ctx.stack().ports.imap, user, PASSWORD);
+    await client.connect();
+    const subjects: string[] = [];
+    try {
+      const lock = await client.getMailboxLock(folder);
+      try {
+        if (client.mailbox && client.mailbox.exists > 0) for await (const msg of client.fetch('1:*', { envelope: true })) subjects.push(msg.envelope?.subject ?? '');
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout().catch(() => undefined);
+    }
+    return subjects;
   }
 
   async function move(user: string, from: string, to: string, subject: string) {
@@ -124,7 +155,7 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     const view = await ok('/api/admin/domain/dns', { id: created.id }, customerToken, 'GET');
     for (const record of view.records) ctx.dns().publish(record);
     await ok('/api/admin/domain/verify', { id: created.id });
-    for (const local of ['inbox', 'quiet', 'sender', 'busy']) {
+    for (const local of ['inbox', 'quiet', 'sender', 'busy', 'strict']) {
       ids[local] = (await ok('/api/admin/email/create', { domain_id: created.id, local_part: local, password: PASSWORD, quota: 2 * MiB, name: local })).id;
     }
     tokens.inbox = await ownerArea(stack).login(address('inbox'), PASSWORD);
@@ -150,6 +181,16 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     expect(refused.replies.at(-2)).toMatch(/^5\d\d 5\.7\.1 /);
   });
 
+  it('Spam: when deploy:config is given --log-dir, then rspamd, running as _rspamd as Debian\'s unit runs it, writes its log there: the GTUBE message it refused is in it', async () => {
+    const file = path.join(ctx.stack().paths.logs, RSPAMD_LOG);
+    // The directory is rspamd's user's (made by the generator), so it can open the file, and open it again after a rotation.
+    const owner = (await run('stat', ['-c', '%U %a', path.dirname(file)])).stdout.trim();
+    expect(owner).toBe('_rspamd 750');
+    expect((await run('stat', ['-c', '%U', file])).stdout.trim()).toBe('_rspamd');
+    await ctx.stack().waitFor('the refused GTUBE message in rspamd\'s log', async () => (/\(reject\).*GTUBE/.test(fs.readFileSync(file, 'utf8')) ? true : undefined), 20_000);
+    expect(await ctx.stack().pids('rspamd')).not.toEqual([]);
+  });
+
   it('Spam: when the owner allows a sender, then within a minute and without a reload their GTUBE message reaches the inbox; a sender the customer blocks for the domain is refused', async () => {
     const stack = ctx.stack();
     const rspamdBefore = await stack.pids('rspamd');
@@ -171,6 +212,25 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     expect(await stack.pids('rspamd')).toEqual(rspamdBefore);
   }, 150_000);
 
+  it('Spam: when the domain has an alias domain, then a sender the customer blocks for the domain is refused at a mailbox\'s alias-domain address too, and a sender its owner allows is delivered there unscored', async () => {
+    const created = await ok('/api/admin/domain/create', { name: aliasDomain });
+    const view = await ok('/api/admin/domain/dns', { id: created.id }, customerToken, 'GET');
+    for (const record of view.records) ctx.dns().publish(record);
+    await ok('/api/admin/domain/verify', { id: created.id });
+    await ok('/api/admin/alias_domain/create', { alias_domain_id: created.id, target_domain_id: ids.domain });
+    let reply = '';
+    await untilApplied('the block list at the alias domain', async () => {
+      const result = await fromOutside(spammer, address('quiet', aliasDomain), mime(spammer, address('quiet', aliasDomain), `offer via alias ${tag}`, prose('offer')));
+      reply = result.refused ?? '';
+      return !result.accepted;
+    });
+    expect(reply).toMatch(/^5\d\d 5\.7\.1 The recipient does not accept mail from this sender/);
+    const subject = `allowed gtube via alias ${tag}`;
+    const allowed = await fromOutside(friend, address('inbox', aliasDomain), mime(friend, address('inbox', aliasDomain), subject, `${GTUBE}\n`));
+    expect(allowed, JSON.stringify(allowed.replies)).toMatchObject({ accepted: true });
+    expect(await readFolder(address('inbox'), 'INBOX', subject)).toMatch(/^X-Maildesk-Spam: allowed$/m);
+  }, 150_000);
+
   it('Spam: when a customer turns filtering off for a mailbox through the API, then within a minute GTUBE reaches it, with no reload of rspamd', async () => {
     const stack = ctx.stack();
     const rspamdBefore = await stack.pids('rspamd');
@@ -182,8 +242,58 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     console.log(`${stack.backend}: a setting changed through the API applied after ${after.toFixed(1)} s (${((Date.now() - started) / 1000).toFixed(1)} s with the delivery)`);
     expect(after).toBeLessThan(60);
     expect(await stack.pids('rspamd')).toEqual(rspamdBefore);
-    await ok('/api/admin/spam/update_mailbox', { id: ids.quiet, filter: 'inherit' });
   }, 150_000);
+
+  it('Spam: when filtering is off for a mailbox, then GTUBE to its alias-domain address reaches it too', async () => {
+    const subject = `off via alias ${tag}`;
+    const sent = await fromOutside('someone@client.test', address('quiet', aliasDomain), mime('someone@client.test', address('quiet', aliasDomain), subject, `${GTUBE}\n`));
+    expect(sent, JSON.stringify(sent.replies)).toMatchObject({ accepted: true });
+    expect(await readFolder(address('quiet'), 'INBOX', subject)).toMatch(/^X-Maildesk-Spam: off$/m);
+  });
+
+  it('Spam: when a message goes to several recipients, then each is treated as their own settings say: one who blocks the sender or whose reject score it reaches does not get it, one with filtering off does', async () => {
+    const pest = `pest@nuisance-${tag}.test`;
+    // strict@ refuses from 2 and blocks pest@; quiet@ has filtering off (the test before).
+    await ok('/api/admin/spam/update_mailbox', { id: ids.strict, filter: 'on', junk_score: 1, reject_score: 2 });
+    await ok('/api/admin/spam_list/create', { domain_id: ids.domain, mailbox_id: ids.strict, sender: pest, action: 'block' });
+    const both = (from: string, subject: string, options: { date?: boolean } = {}) =>
+      smtpSend(ctx.stack().ports.smtp, { from, to: [address('strict'), address('quiet')], localAddress: '127.0.0.2' }, mime(from, `${address('strict')}, ${address('quiet')}`, subject, prose(subject), options));
+    // Both maps read again: strict@ alone refuses pest@ and a message without Date and Message-ID (it scores over 3).
+    await untilApplied('strict\'s block list', async () => !(await fromOutside(pest, address('strict'), mime(pest, address('strict'), `pest alone ${tag}`, prose('alone')))).accepted);
+    await untilApplied('strict\'s reject score', async () => !(await fromOutside('someone@client.test', address('strict'), mime('someone@client.test', address('strict'), `scored alone ${tag}`, prose('alone'), { date: false }))).accepted);
+
+    const blockedSubject = `pest to both ${tag}`;
+    const blocked = await both(pest, blockedSubject);
+    expect(blocked, JSON.stringify(blocked.replies)).toMatchObject({ accepted: true });
+    const scoredSubject = `scored to both ${tag}`;
+    const scored = await both('someone@client.test', scoredSubject, { date: false });
+    expect(scored, JSON.stringify(scored.replies)).toMatchObject({ accepted: true });
+    await readFolder(address('quiet'), 'INBOX', blockedSubject);
+    await readFolder(address('quiet'), 'INBOX', scoredSubject);
+    // Delivered to quiet@ in the same transaction as it would have been to strict@: nothing for strict@, in its inbox or Junk.
+    await sleep(2000);
+    const strictHas = [...(await subjectsIn(address('strict'), 'INBOX')), ...((await imapFolders(address('strict'))).includes('Junk') ? await subjectsIn(address('strict'), 'Junk') : [])];
+    expect(strictHas).not.toContain(blockedSubject);
+    expect(strictHas).not.toContain(scoredSubject);
+    await ok('/api/admin/spam/update_mailbox', { id: ids.quiet, filter: 'inherit' });
+  }, 200_000);
+
+  it('Spam: when one recipient allows the sender and another has the message scored, then the one who allows it reads it in the inbox, not Junk; the other in Junk', async () => {
+    const ally = `partner@ally-${tag}.test`;
+    // quiet@ files into Junk from 1 but allows ally; inbox@ files into Junk from 3 (the first test).
+    await ok('/api/admin/spam/update_mailbox', { id: ids.quiet, filter: 'on', junk_score: 1, reject_score: 50 });
+    await ok('/api/admin/spam_list/create', { domain_id: ids.domain, mailbox_id: ids.quiet, sender: ally, action: 'allow' });
+    const subject = `ally to both ${tag}`;
+    // No Date and no Message-ID: scored over 3 for inbox@, and the one score goes to both.
+    const sent = await smtpSend(ctx.stack().ports.smtp, { from: ally, to: [address('inbox'), address('quiet')], localAddress: '127.0.0.2' }, mime(ally, `${address('inbox')}, ${address('quiet')}`, subject, prose(subject), { date: false }));
+    expect(sent, JSON.stringify(sent.replies)).toMatchObject({ accepted: true });
+    const junked = await readFolder(address('inbox'), 'Junk', subject);
+    expect(Number(/^X-Maildesk-Spam-Score: (\d+)$/m.exec(junked)?.[1])).toBeGreaterThanOrEqual(30);
+    await readFolder(address('quiet'), 'INBOX', subject);
+    const quietFolders = await imapFolders(address('quiet'));
+    expect(quietFolders.includes('Junk') ? await subjectsIn(address('quiet'), 'Junk') : []).not.toContain(subject);
+    await ok('/api/admin/spam/update_mailbox', { id: ids.quiet, filter: 'inherit' });
+  }, 120_000);
 
   it('Spam: when a message scores over the mailbox\'s junk score, then it is read from Junk over IMAP, with headers saying what was scored', async () => {
     const subject = `junk ${tag}`;
@@ -257,6 +367,30 @@ export function spamScenarios(ctx: { stack: () => MailStack; dns: () => DnsServe
     expect(infected.accepted, JSON.stringify(infected.replies)).toBe(false);
     expect(infected.refused).toMatch(/^5\d\d 5\.7\.1 .*[Vv]irus/);
   });
+
+  it('Spam: when the panel is stopped while mail is scored, then rspamd keeps its reports and the domain\'s figures count them once the panel is back', async () => {
+    const stack = ctx.stack();
+    const today = async () => (await ok('/api/admin/spam/stats', { domain_id: ids.domain, days: 7 }, customerToken, 'GET')).days.at(-1) as { received: number; rejected: number };
+    // Whatever rspamd reported so far has arrived (nothing is sent here meanwhile).
+    await sleep(2000);
+    const before = await today();
+    await stack.stopPanel();
+    try {
+      const delivered = await fromOutside('someone@client.test', address('busy'), mime('someone@client.test', address('busy'), `while the panel is down ${tag}`, prose('down')));
+      expect(delivered, JSON.stringify(delivered.replies)).toMatchObject({ accepted: true });
+      const refused = await fromOutside('someone@client.test', address('busy'), mime('someone@client.test', address('busy'), `gtube while the panel is down ${tag}`, `${GTUBE}\n`));
+      expect(refused.accepted).toBe(false);
+      // rspamd has tried the panel and kept both reports.
+      await sleep(3000);
+    } finally {
+      await stack.startPanel();
+    }
+    const after = await stack.waitFor('the reports kept while the panel was down', async () => {
+      const now = await today();
+      return now.received >= before.received + 2 ? now : undefined;
+    }, 60_000);
+    expect(after).toMatchObject({ received: before.received + 2, rejected: before.rejected + 1 });
+  }, 150_000);
 
   it('Spam: when the domain\'s figures are asked for, then today counts what was received, junked and rejected', async () => {
     await ctx.stack().waitFor('the reports', async () => {

@@ -12,7 +12,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { freshPostgresDatabase } from '../helpers/postgres.js';
 import { smtpSink } from '../helpers/smtp-sink.js';
-import { buildServer, startServerProcess, waitFor, type ServerProcess } from '../helpers/server-process.js';
+import { startServerProcess, waitFor, type ServerProcess } from '../helpers/server-process.js';
 
 vi.setConfig({ testTimeout: 400_000, hookTimeout: 300_000 });
 
@@ -23,7 +23,6 @@ const servers: ServerProcess[] = [];
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  buildServer();
   database = await freshPostgresDatabase(serverUrl, 'maildesk_two');
   smtp = await smtpSink();
   await smtp.up();
@@ -91,7 +90,10 @@ it('When 200 messages are queued and two processes work the queue, then each arr
     async () => (await client.query(`select count(distinct date_trunc('minute', created_on))::int as n from pgboss.job where name = 'housekeeping' and state = 'completed'`)).rows[0].n >= 2,
     Math.max(60_000, 200_000 - (Date.now() - started)),
   );
-  const runs = await client.query(`select date_trunc('minute', created_on) as minute, count(*)::int as n from pgboss.job where name = 'housekeeping' group by 1 order by 1`);
+  // pg-boss's cron may deliver a minute twice (server/jobs/pg-boss-queue.ts): the repeat is completed without running.
+  const runs = await client.query(
+    `select date_trunc('minute', created_on) as minute, count(*)::int as n from pgboss.job where name = 'housekeeping' and not coalesce(output ? 'repeat', false) group by 1 order by 1`,
+  );
   expect(runs.rows.length).toBeGreaterThanOrEqual(2);
   for (const row of runs.rows) expect(row.n).toBe(1);
   await client.end();

@@ -8,15 +8,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { smtpSink } from '../helpers/smtp-sink.js';
-import { buildServer, startServerProcess, waitFor, type ServerProcess } from '../helpers/server-process.js';
+import { startServerProcess, waitFor, type ServerProcess } from '../helpers/server-process.js';
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-crash-'));
 let server: ServerProcess | undefined;
-beforeAll(() => buildServer());
 afterAll(async () => {
   await server?.kill();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * Fastify's inject (no network, no stand-in for our API).
  */
 import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { reportError } from '../../src/api/clients';
 import { createHttpClient } from '../../src/api/client';
@@ -15,6 +16,7 @@ import { customerSession, operatorSession } from '../../src/authProvider/session
 import { DialogHost } from '../../src/dialogs/DialogHost';
 import { translate } from '../../src/i18n';
 import type { TestApp } from '../helpers/app';
+import { operatorLogin } from '../helpers/fixtures';
 import { featuresOf } from './areas';
 
 export function injectFetch(t: TestApp): typeof fetch {
@@ -29,8 +31,22 @@ export function injectFetch(t: TestApp): typeof fetch {
   }) as unknown as typeof fetch;
 }
 
+/** The first operator, signed in: what renderArea needs for the operators' area. */
+export async function signedInOperator(t: TestApp): Promise<{ id: number; token: string; username: string }> {
+  const token = await operatorLogin(t);
+  const me = (await t.post('/api/manage/me/info', {}, { token })).data;
+  return { id: me.id, token, username: me.username };
+}
+
 /** Renders an area at a path, signed in with the token; a new call means a fresh page load (new caches). */
-export function renderArea(t: TestApp, area: 'admin' | 'manage', path: string, session: { id: number; token: string; email?: string; username?: string }) {
+export function renderArea(
+  t: TestApp,
+  area: 'admin' | 'manage',
+  path: string,
+  session: { id: number; token: string; email?: string; username?: string },
+  /** The area's real profile page instead of a stand-in (/admin/profile, /manage/profile). */
+  pages: { Profile?: () => ReactElement } = {},
+) {
   const store = area === 'admin' ? customerSession : operatorSession;
   store.set({ id: session.id, token: session.token, email: session.email ?? '', username: session.username ?? '', is_verified: 1 } as never);
   const fetch = injectFetch(t);
@@ -47,7 +63,7 @@ export function renderArea(t: TestApp, area: 'admin' | 'manage', path: string, s
   const AreaApp = areaAdmin({
     area: made,
     Dashboard: () => <div className="dashboard" />,
-    Profile: () => <div className="profile" />,
+    Profile: pages.Profile ?? (() => <div className="profile" />),
   });
   return render(
     <MemoryRouter initialEntries={[path]}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from 'ra-core';
+import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { HttpClient, Request } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
 import { createDataProvider } from '../../src/dataProvider';
@@ -18,12 +19,9 @@ function fakeClient(answer: (request: Request) => unknown = () => null) {
   return { client, requests };
 }
 
-const english = messagesOf('en');
-const translate = (key: string, options: Record<string, unknown> = {}) => {
-  const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], english);
-  const template = typeof text === 'string' ? text : String(options._ ?? key);
-  return template.replace(/%\{(\w+)\}/g, (_m, name: string) => String(options[name]));
-};
+// As the app translates (polyglot: plural forms chosen by smart_count).
+const english = polyglotI18nProvider(() => messagesOf('en'), 'en', [], { allowMissing: true });
+const translate = (key: string, options: Record<string, unknown> = {}) => english.translate(key, options);
 
 function provider(answer?: (request: Request) => unknown, area: 'manage' | 'admin' = 'manage') {
   const { client, requests } = fakeClient(answer);
@@ -136,7 +134,7 @@ describe('data provider', () => {
 
   it('a refusal becomes an HttpError with the translated message and translated field errors', async () => {
     const refusal = new ApiError(40000, 'error.validation', 400, undefined, {
-      username: { message: 'validation.too_short', params: { min: 3 } },
+      username: { message: 'validation.too_short', params: { min: 3, smart_count: 3 } },
       role: { message: 'validation.required' },
     });
     const { dataProvider } = provider(() => refusal);
@@ -154,7 +152,7 @@ describe('data provider', () => {
   });
 
   it('a message with parameters is translated with them', async () => {
-    const { dataProvider } = provider(() => new ApiError(42900, 'error.rate_limited', 429, { retry_after: 30 }));
+    const { dataProvider } = provider(() => new ApiError(42900, 'error.rate_limited', 429, { retry_after: 30, smart_count: 30 }));
     const error = await dataProvider.getOne('admin', { id: 1 }).catch((e) => e);
     expect(error.message).toBe('Too many attempts. Try again in 30 seconds.');
   });

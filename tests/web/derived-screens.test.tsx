@@ -7,8 +7,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { operatorLogin, signUpCustomer, type CustomerSession } from '../helpers/fixtures';
-import { renderArea } from './area-harness';
+import { signUpCustomer, type CustomerSession } from '../helpers/fixtures';
+import { renderArea, signedInOperator } from './area-harness';
 
 let t: TestApp;
 let a: CustomerSession;
@@ -26,9 +26,7 @@ beforeAll(async () => {
   b = await signUpCustomer(t);
   domainOfA = (await t.post('/api/admin/domain/create', { name: `a-${a.id}.example`, note: 'Shop mail' }, { token: a.token })).data.id;
   domainOfB = (await t.post('/api/admin/domain/create', { name: `b-${b.id}.example`, note: 'B note' }, { token: b.token })).data.id;
-  const token = await operatorLogin(t);
-  const me = (await t.post('/api/manage/me/info', {}, { token })).data;
-  operator = { id: me.id, token, username: me.username };
+  operator = await signedInOperator(t);
 }, 60_000);
 
 afterAll(() => t?.close());

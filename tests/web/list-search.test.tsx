@@ -5,8 +5,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { operatorLogin, operatorWithRole } from '../helpers/fixtures';
-import { renderArea } from './area-harness';
+import { operatorWithRole } from '../helpers/fixtures';
+import { renderArea, signedInOperator } from './area-harness';
 
 let t: TestApp;
 let operator: { id: number; token: string; username: string };
@@ -14,9 +14,7 @@ let other: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const token = await operatorLogin(t);
-  const me = (await t.post('/api/manage/me/info', {}, { token })).data;
-  operator = { id: me.id, token, username: me.username };
+  operator = await signedInOperator(t);
   other = (await operatorWithRole(t, 'support')).username;
 }, 60_000);
 

@@ -27,9 +27,31 @@ describe('the activity log as sentences', () => {
     expect(logSentence(byOperator, 'manage', 'zh', translator('zh'))).toBe('管理员 root验证了域名「bücher.example」');
   });
 
-  it('When a sign-in is logged, then it reads as one and names the account', () => {
-    const login = { actor_type: 'team_member', actor_name: 'tm@example.com', action: 'login', target_type: 'user', target_id: 9, after: { email: 'tm@example.com' } };
-    expect(logSentence(login, 'admin', 'en', translator('en'))).toBe('Team member tm@example.com signed in to the account “tm@example.com”');
+  it('When people sign in and out of their own login, then it reads "You signed in", naming no record, in zh and en', () => {
+    const login = { actor_type: 'team_member', actor_id: 9, actor_name: 'tm@example.com', action: 'login', target_type: 'user', target_id: 9, after: { method: 'password' } };
+    expect(logSentence(login, 'admin', 'en', translator('en'))).toBe('Team member tm@example.com signed in');
+    const own = { ...login, actor_type: 'customer', actor_id: 2, actor_name: 'ann@example.com', target_id: 2 };
+    expect(logSentence(own, 'admin', 'en', translator('en'))).toBe('You signed in');
+    expect(logSentence(own, 'admin', 'zh', translator('zh'))).toBe('您登录了');
+    expect(logSentence(own, 'manage', 'en', translator('en'))).toBe('Customer ann@example.com signed in');
+    expect(logSentence({ ...own, action: 'logout' }, 'admin', 'en', translator('en'))).toBe('You signed out');
+    expect(logSentence({ ...own, action: 'verify', before: { is_verified: 0 }, after: { is_verified: 1 } }, 'admin', 'en', translator('en'))).toBe('You verified the sign-in address');
+    expect(logSentence({ ...own, action: 'verify' }, 'admin', 'zh', translator('zh'))).toBe('您验证了登录邮箱');
+    const operator = { actor_type: 'operator', actor_id: 1, actor_name: 'root', action: 'login', target_type: 'operator', target_id: 1 };
+    expect(logSentence(operator, 'manage', 'zh', translator('zh'))).toBe('管理员 root登录了');
+    const owner = { actor_type: 'mailbox', actor_id: 5, actor_name: 'anna@example.org', action: 'login', target_type: 'email', target_id: 5 };
+    expect(logSentence(owner, 'admin', 'en', translator('en'))).toBe('Mailbox owner anna@example.org signed in');
+    // A failed try is not the account's own doing: whoever typed is unknown.
+    const failed = { actor_type: 'anonymous', action: 'login_failed', target_type: 'user', target_id: 2, after: { email: 'ann@example.com', method: 'password' } };
+    expect(logSentence(failed, 'admin', 'en', translator('en'))).toBe('Someone failed to sign in to the account “ann@example.com”');
+  });
+
+  it('When an API key or an app password is deleted, then the log says it was revoked, in zh and en', () => {
+    const revoked = { actor_type: 'customer', actor_id: 2, action: 'delete', target_type: 'api_key', target_id: 4, before: { name: 'Backup' } };
+    expect(logSentence(revoked, 'admin', 'en', translator('en'))).toBe('You revoked the API key “Backup”');
+    expect(logSentence(revoked, 'admin', 'zh', translator('zh'))).toBe('您撤销了API 密钥「Backup」');
+    const appPassword = { actor_type: 'mailbox', actor_id: 5, actor_name: 'anna@example.org', action: 'delete', target_type: 'app_password', target_id: 3, before: { name: 'Phone' } };
+    expect(logSentence(appPassword, 'admin', 'en', translator('en'))).toMatch(/^Mailbox owner anna@example.org revoked the .* “Phone”$/);
   });
 
   it('When a change was made with an API key, or sessions were ended, then the sentence says so, in zh and en', () => {

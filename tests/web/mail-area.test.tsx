@@ -97,7 +97,7 @@ describe('the mailbox owners’ area', { timeout: 30_000 }, () => {
       body: '我 12 月回来。',
       interval_days: 3,
     });
-    await waitFor(() => expect(document.querySelector('.ooo-state-on')).toHaveTextContent('自动回复已开启，直到 2099-12-31 18:00 (Asia/Shanghai)'), long);
+    await waitFor(() => expect(document.querySelector('.ooo-state-on')).toHaveTextContent('自动回复已开启，直到 2099年12月31日 18:00 (Asia/Shanghai)'), long);
     expect(document.querySelector('.rules-last-change')).toHaveTextContent('邮箱用户（ann@example.com）');
   });
 

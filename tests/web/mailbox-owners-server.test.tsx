@@ -39,7 +39,7 @@ describe('the mailbox owners’ screens on the real API', { timeout: 90_000 }, (
     type('subject', 'Away');
     type('body', 'Back in February.');
     await save(document.querySelector('.out-of-office-card')!);
-    await waitFor(() => expect(document.querySelector('.ooo-state-on')).toHaveTextContent('2099-01-31 18:00'), long);
+    await waitFor(() => expect(document.querySelector('.ooo-state-on')).toHaveTextContent('2099年1月31日 18:00'), long);
     const rules = await rulesOf();
     expect(rules.out_of_office).toMatchObject({ enabled: true, subject: 'Away', body: 'Back in February.', interval_days: 7 });
     expect(new Date(rules.out_of_office.ends_at).toISOString()).toBe('2099-01-31T10:00:00.000Z');

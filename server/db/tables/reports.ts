@@ -65,7 +65,9 @@ export interface ReportRefusalRow {
   id: Id;
   received_at: Timestamp;
   reason: string;
+  /** A message key (report_refused.…) with its parameters as JSON; English text in rows from before 0029. */
   detail: Generated<string>;
+  detail_params: Generated<string>;
 }
 
 export interface ReportsTables {

@@ -4,14 +4,16 @@
  * crash runs again and resumes from what mail_copy_folder says. A copy ends done or failed, and
  * either way the old server's password is deleted with its end.
  */
+import net from 'node:net';
 import type { ImapFlow } from 'imapflow';
 import { defineJob, type JobContext } from '../../core/jobs.js';
 import type { Services } from '../../core/services.js';
 import { daysAgo, now } from '../../core/time.js';
 import type { Db } from '../../db/index.js';
 import { copySlice } from './copy-slice.js';
-import { closeQuietly, connect, CopyFailure, detailOf } from './imap.js';
+import { closeQuietly, connect, CopyFailure, detailOf, unreachable } from './imap.js';
 import { open } from './secret-box.js';
+import { sourceAddress } from './source-address.js';
 
 /** Longest a slice copies before it hands over to the next one (the queue's lease is 300 s; a stopping server waits for it). */
 export const sliceSeconds = 30;
@@ -50,8 +52,18 @@ async function runSlice(services: Services, copyId: number, ctx: JobContext) {
 
   let source: ImapFlow | undefined;
   let store: ImapFlow | undefined;
+  // What a failure to reach the old server was: for the operators' log, never for the copy's record.
+  const logUnreached = (detail: string) => services.logger.warn({ mail_copy: copyId, host: copy.source_host, port: copy.source_port, detail }, 'mail copy: the old server was not reached');
   try {
-    source = await connect({ host: copy.source_host, port: copy.source_port, secure: copy.source_tls === 'tls', verify: true, user: copy.source_user, pass: password }, 'source');
+    // Checked again now (the name may point elsewhere since the copy was started), and connected to the address checked.
+    const checked = await sourceAddress(copy.source_host, config.mailCopyAllowNetworks);
+    if (!checked.ok) {
+      logUnreached(checked.why === 'refused' ? `${checked.address} is not allowed (MAIL_COPY_ALLOW_NETWORKS)` : checked.detail);
+      throw unreachable();
+    }
+    const name = copy.source_host.replace(/^\[|\]$/g, '');
+    const endpoint = { host: checked.address, servername: net.isIP(name) ? undefined : name, port: copy.source_port };
+    source = await connect({ ...endpoint, secure: copy.source_tls === 'tls', verify: true, user: copy.source_user, pass: password }, 'source', logUnreached);
     const dest = config.mailCopy;
     store = await connect({ host: dest.host, port: dest.port, secure: dest.secure, verify: dest.verify, user: `${copy.address}*${dest.masterUser}`, pass: dest.masterPassword }, 'store');
     const outcome = await copySlice(db, { copyId, mailboxId: copy.mailbox_id, source: sourceKey(copy) }, source, store, Date.now() + sliceSeconds * 1000, ctx.stopping);
@@ -59,7 +71,7 @@ async function runSlice(services: Services, copyId: number, ctx: JobContext) {
     await db.transaction().execute(async (trx) => {
       const next = copy.round + 1;
       await trx.updateTable('mail_copy').set({ round: next, updated_at: now() }).where('id', '=', copyId).execute();
-      await services.jobs.enqueue(trx, mailCopyJob, { copyId }, { uniqueKey: `${copyId}:${next}` });
+      await services.jobs.enqueue(trx, mailCopyJob, { copyId, owner: Number(copy.owner_id) }, { uniqueKey: `${copyId}:${next}` });
     });
   } catch (error) {
     if (error instanceof CopyFailure) return await failCopy(db, copyId, error.key, error.detail);
@@ -72,10 +84,13 @@ async function runSlice(services: Services, copyId: number, ctx: JobContext) {
   }
 }
 
-export const mailCopyJob = defineJob<{ copyId: number }>({
+export const mailCopyJob = defineJob<{ copyId: number; /** The customer: their fair share of the lane. */ owner?: number }>({
   name: 'mail_copy.run',
   retryLimit: 5,
   retryDelaySeconds: 15,
+  // Minutes of waiting on other servers: never in front of the mail people wait for.
+  lane: 'long',
+  ownerOf: ({ owner }) => owner,
   handler: ({ copyId }, ctx) => runSlice(ctx.services, copyId, ctx),
 });
 

@@ -1,13 +1,19 @@
 /**
  * The two IMAP connections of a copy (imapflow): the old server, as the customer's account there,
  * and our Dovecot, as the mailbox through Dovecot's master user ("address*master"), so the copy
- * needs no mailbox password and works from wherever the panel runs. What can go wrong while
- * connecting is told apart: a refused login or certificate will not get better by retrying.
+ * needs no mailbox password and works from wherever the panel runs. A refused login, an untrusted
+ * certificate or a server without TLS will not get better by retrying, and the customer can mend
+ * them; every other failure to connect (closed, silent, reset, not IMAP) answers one and the same
+ * message with no detail, so that a copy does not tell what listens where (the detail goes to the
+ * server's log only).
  */
 import { ImapFlow } from 'imapflow';
 
 export interface Endpoint {
+  /** The address connected to (for the old server, the one source-address.ts checked). */
   host: string;
+  /** The name its certificate is checked against (and sent as SNI), when `host` is its address. */
+  servername?: string;
   port: number;
   /** TLS from the first byte (993), or STARTTLS (143); never without TLS. */
   secure: boolean;
@@ -22,15 +28,17 @@ export class CopyFailure extends Error {
   constructor(
     /** The message key the screens translate (error.mail_copy_*). */
     readonly key: string,
-    /** The server's own words, shown beside it. */
-    readonly detail: string,
+    /** The server's own words, shown beside it (none for a failure to connect). */
+    readonly detail: string | null,
   ) {
-    super(`${key}: ${detail}`);
+    super(detail ? `${key}: ${detail}` : key);
   }
 }
 
-const certificateErrors = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|HOSTNAME|ALTNAME/i;
-const unreachableErrors = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'CONNECT_TIMEOUT', 'ETIMEDOUT', 'GreetingTimeout', 'NoConnection']);
+const certificateErrors = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME|ALTNAME/i;
+
+/** Every failure to reach the old server, whatever it was: one message, no detail. */
+export const unreachable = () => new CopyFailure('error.mail_copy_unreachable', null);
 
 /** What an error says, in one line, without anything we sent (imapflow never puts the password in its errors). */
 export const detailOf = (error: unknown): string => {
@@ -38,9 +46,10 @@ export const detailOf = (error: unknown): string => {
   return String(e?.responseText || e?.message || e?.code || error).replace(/\s+/g, ' ').slice(0, 300);
 };
 
-export async function connect(endpoint: Endpoint, role: 'source' | 'store'): Promise<ImapFlow> {
+export async function connect(endpoint: Endpoint, role: 'source' | 'store', log?: (detail: string) => void): Promise<ImapFlow> {
   const client = new ImapFlow({
     host: endpoint.host.replace(/^\[|\]$/g, ''),
+    ...(endpoint.servername ? { servername: endpoint.servername } : {}),
     port: endpoint.port,
     secure: endpoint.secure,
     doSTARTTLS: endpoint.secure ? undefined : true,
@@ -63,9 +72,9 @@ export async function connect(endpoint: Endpoint, role: 'source' | 'store'): Pro
     if (role === 'store') throw error; // our own server: retried, it may be restarting
     if (e.authenticationFailed) throw new CopyFailure('error.mail_copy_login_refused', detailOf(error));
     if (certificateErrors.test(`${e.code ?? ''} ${e.message ?? ''}`)) throw new CopyFailure('error.mail_copy_certificate', detailOf(error));
-    if (e.code && unreachableErrors.has(e.code)) throw new CopyFailure('error.mail_copy_unreachable', detailOf(error));
-    if (/STARTTLS/i.test(e.message ?? '')) throw new CopyFailure('error.mail_copy_no_tls', detailOf(error));
-    throw new CopyFailure('error.mail_copy_unreachable', detailOf(error));
+    if (/does not support STARTTLS/i.test(e.message ?? '')) throw new CopyFailure('error.mail_copy_no_tls', detailOf(error));
+    log?.(detailOf(error));
+    throw unreachable();
   }
 }
 

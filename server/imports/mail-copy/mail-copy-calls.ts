@@ -12,12 +12,12 @@ import type { CallContext } from '../../core/calls.js';
 import { fieldError } from '../../core/errors.js';
 import type { OwnCall } from '../../core/resource-calls.js';
 import { findVisible } from '../../core/scope.js';
-import { domainCopyInput, mailboxCopyInput, startCopies, userOf, type CopyTarget } from './start-copy.js';
+import { copiesPerCallMax, domainCopyInput, mailboxCopyInput, startCopies, userOf, type CopyTarget } from './start-copy.js';
 
 const targetOf = (row: Record<string, unknown>): CopyTarget => ({ id: Number(row.id), address: String(row.address), owner_id: Number(row.owner_id), domain_id: Number(row.domain_id) });
 
 async function domainMailboxes(ctx: CallContext, domainId: number): Promise<CopyTarget[]> {
-  const rows = await ctx.services.db.selectFrom('mailbox').select(['id', 'address', 'owner_id', 'domain_id']).where('domain_id', '=', domainId).where('active', '=', 1).orderBy('id').limit(10_000).execute();
+  const rows = await ctx.services.db.selectFrom('mailbox').select(['id', 'address', 'owner_id', 'domain_id']).where('domain_id', '=', domainId).where('active', '=', 1).orderBy('id').limit(100_000).execute();
   return rows.map(targetOf);
 }
 
@@ -35,7 +35,7 @@ export const mailCopyCalls: Record<string, OwnCall> = {
   create_for_domain: {
     access: 'create',
     summary:
-      'Start one copy for each mailbox of a domain from one old server: either user_pattern (%e address, %u local part, %d domain; e.g. "%e*admin" with an old Dovecot\'s master user) and one password for every active mailbox, or accounts: [{mailbox_id, source_user, password}]. Answers {list} of the copies made.',
+      `Start one copy for each mailbox of a domain from one old server: either user_pattern (%e address, %u local part, %d domain; e.g. "%e*admin" with an old Dovecot\'s master user) and one password for every active mailbox, or accounts: [{mailbox_id, source_user, password}]. At most ${copiesPerCallMax} copies per call (a larger domain: accounts, in parts). Answers {list} of the copies made.`,
     input: domainCopyInput,
     handler: async (input: z.output<typeof domainCopyInput>, ctx, area: Area) => {
       const domain = await findVisible(domainResource, area, ctx, input.domain_id);
@@ -51,6 +51,7 @@ export const mailCopyCalls: Record<string, OwnCall> = {
         });
       } else {
         if (mailboxes.length === 0) throw fieldError('domain_id', 'validation.mail_copy_no_mailboxes');
+        if (mailboxes.length > copiesPerCallMax) throw fieldError('user_pattern', 'validation.mail_copy_too_many', { count: mailboxes.length, max: copiesPerCallMax, smart_count: copiesPerCallMax });
         requests = mailboxes.map((mailbox) => ({ mailbox, ...source, source_user: userOf(input.user_pattern!, mailbox.address), password: input.password! }));
       }
       return { list: await startCopies(ctx, requests) };

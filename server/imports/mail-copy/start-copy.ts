@@ -13,6 +13,7 @@ import { AppError, fieldError } from '../../core/errors.js';
 import { now } from '../../core/time.js';
 import { mailCopyJob, secretPurpose } from './copy-job.js';
 import { seal } from './secret-box.js';
+import { sourceAddress } from './source-address.js';
 
 const sourceFields = {
   source_host: sourceHost,
@@ -22,6 +23,12 @@ const sourceFields = {
 };
 
 export const mailboxCopyInput = z.object({ mailbox_id: idSchema, ...sourceFields, source_user: sourceUser, password: sourcePassword });
+
+/**
+ * Copies one call may start. They wait in their own lane (at most a few of one customer's run at
+ * once), but a thousand of them in one call is a thousand rows, sealed passwords and jobs at once.
+ */
+export const copiesPerCallMax = 100;
 
 /** %e: the mailbox's address, %u: its local part, %d: its domain ("%e*admin" for an old Dovecot's master user). */
 const userPattern = z.string().trim().min(2).max(254).regex(/%[eud]/, 'validation.mail_copy_user_pattern');
@@ -34,7 +41,7 @@ export const domainCopyInput = z
     user_pattern: userPattern.optional(),
     password: sourcePassword.optional(),
     /** …or the mailboxes listed, each with its own login. */
-    accounts: z.array(z.object({ mailbox_id: idSchema, source_user: sourceUser, password: sourcePassword })).min(1).max(1000).optional(),
+    accounts: z.array(z.object({ mailbox_id: idSchema, source_user: sourceUser, password: sourcePassword })).min(1).max(copiesPerCallMax).optional(),
   })
   .superRefine((input, check) => {
     const byPattern = input.user_pattern !== undefined || input.password !== undefined;
@@ -73,6 +80,11 @@ export async function startCopies(ctx: CallContext, requests: CopyRequest[]) {
   const key = config.secretKey;
   if (!config.mailCopy || !key) throw new AppError('conflict', 'error.mail_copy_not_set_up');
   if (new Set(requests.map((r) => r.mailbox.id)).size !== requests.length) throw fieldError('accounts', 'validation.mail_copy_mailbox_twice');
+  // The old server must be on the internet (or in a range the operator allows): told now, and checked again by each run.
+  for (const host of new Set(requests.map((r) => r.source_host))) {
+    const checked = await sourceAddress(host, config.mailCopyAllowNetworks);
+    if (!checked.ok) throw fieldError('source_host', checked.why === 'refused' ? 'validation.mail_copy_host_not_allowed' : 'validation.mail_copy_host_unknown');
+  }
   const ids = await db.transaction().execute(async (trx) => {
     const running = await trx
       .selectFrom('mail_copy')
@@ -102,7 +114,7 @@ export async function startCopies(ctx: CallContext, requests: CopyRequest[]) {
       const { id } = await trx.insertInto('mail_copy').values(row).returning('id').executeTakeFirstOrThrow();
       const copyId = Number(id);
       await trx.insertInto('mail_copy_secret').values({ copy_id: copyId, secret: seal(key, r.password, secretPurpose(copyId)) }).execute();
-      await jobs.enqueue(trx, mailCopyJob, { copyId }, { uniqueKey: `${copyId}:0` });
+      await jobs.enqueue(trx, mailCopyJob, { copyId, owner: r.mailbox.owner_id }, { uniqueKey: `${copyId}:0` });
       await audit(trx, ctx, { action: 'mail_copy.create', targetType: 'mail_copy', targetId: copyId, userId: r.mailbox.owner_id, after: row });
       made.push(copyId);
     }

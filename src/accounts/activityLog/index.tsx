@@ -10,6 +10,7 @@ import { useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { auditLog } from '../../../resources/audit_log';
 import type { Area } from '../../../resources/define';
 import { useAreaScreens } from '../../screens/areaScreens';
+import { WholeAddress } from '../../screens/fields';
 import type { FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { logChanges, logSentence, type LogEntry } from './sentence';
 
@@ -19,13 +20,18 @@ function useReader() {
   return { t: translate as (key: string, options?: Record<string, unknown>) => string, locale: (locale === 'en' ? 'en' : 'zh') as 'zh' | 'en' };
 }
 
+/** An address or a domain name inside a sentence (ASCII: IDNs are named in punycode or by their address). */
+const addressIn = /([\w.%+-]+@[\w-]+(?:\.[\w-]+)+|(?:[\w-]+\.)+[a-z]{2,}\b)/i;
+
 export function LogSentence({ area }: FieldViewProps & { area?: Area }) {
   const record = useRecordContext<LogEntry & { id: number }>();
   const { t, locale } = useReader();
   if (!record) return null;
+  // The sentence wraps between its words, never at a hyphen inside an address or a domain.
+  const parts = logSentence(record, area ?? 'manage', locale, t).split(addressIn);
   return (
     <Typography variant="body2" component="span" className="log-sentence">
-      {logSentence(record, area ?? 'manage', locale, t)}
+      {parts.map((part, i) => (i % 2 ? <WholeAddress key={i} value={part} /> : part))}
     </Typography>
   );
 }

@@ -4,10 +4,12 @@
  * the translate function, the reader's area and language, and the declarations that say how
  * the records' fields read come from outside.
  */
+import { namingFields } from '../../../resources/audit_log';
 import type { Area, Field, ResourceDeclaration } from '../../../resources/define';
 import { resourceTexts } from '../../i18n/resources';
 import { formatBytes } from '../../screens/bytes';
 import { enumLabelKey } from '../../screens/fields';
+import { formatDateTime } from '../../screens/shownDates';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -29,8 +31,6 @@ const declarationOf = (type: string) => (type === 'user' ? 'customer' : type);
 const fieldsOf = (type: string, declarations: readonly ResourceDeclaration[]): Record<string, Field> =>
   declarations.find((d) => d.name === declarationOf(type))?.fields ?? {};
 
-/** The field that names a record in a sentence. */
-const namingFields = ['name_unicode', 'address_unicode', 'alias_domain_name', 'address', 'email', 'username', 'key', 'subject', 'name', 'label', 'number'];
 
 function who(entry: LogEntry, area: Area, t: Translate): string {
   const name = entry.actor_name || (entry.actor_id ? `#${entry.actor_id}` : '');
@@ -65,13 +65,22 @@ export function recordName(entry: LogEntry): string {
   return field ? String(record[field]) : entry.target_id ? `#${entry.target_id}` : '';
 }
 
+/** The record type a person is, when they act on their own login ("You signed in", not "… to the account “#2”"). */
+const ownRecordType: Record<string, string> = { customer: 'user', team_member: 'user', operator: 'operator', mailbox: 'email' };
+const isOwnRecord = (entry: LogEntry) =>
+  entry.actor_id != null && entry.actor_id === entry.target_id && ownRecordType[entry.actor_type] === entry.target_type;
+
 export function logSentence(entry: LogEntry, area: Area, locale: 'zh' | 'en', t: Translate): string {
+  const person = who(entry, area, t);
+  const by = entry.api_key_name ? t('app.log.with_key', { who: person, name: entry.api_key_name }) : person;
+  // Signing in and out of one's own login reads without the record: "You signed in".
+  const own = isOwnRecord(entry) ? t(`app.log.own.${entry.action}`, { _: '', who: by }) : '';
+  if (own) return own.replace(/\s+/g, ' ').trim();
   const name = recordName(entry);
   // A record without a name (a rule that applies to a whole group) reads as its type alone.
   const target = name ? t('app.log.record', { type: typeName(entry.target_type, locale, t), name }) : typeName(entry.target_type, locale, t);
-  const action = t(`app.log.action.${entry.action}`, { _: entry.action });
-  const person = who(entry, area, t);
-  const by = entry.api_key_name ? t('app.log.with_key', { who: person, name: entry.api_key_name }) : person;
+  // Some records' deletion has its own word: an API key is revoked, not deleted.
+  const action = t(`app.log.action_for.${entry.target_type}.${entry.action}`, { _: '' }) || t(`app.log.action.${entry.action}`, { _: entry.action });
   return t('app.log.sentence', { who: by, action, target }).replace(/\s+/g, ' ').trim();
 }
 
@@ -87,7 +96,7 @@ export function formatValue(value: unknown, field: Field | undefined, name: stri
       return t(enumLabelKey(name, value), { _: String(value) });
     case 'datetime': {
       const d = new Date(String(value));
-      return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB');
+      return Number.isNaN(d.getTime()) ? String(value) : formatDateTime(d, locale);
     }
   }
   if (name === 'locale') return t(enumLabelKey('locale', value), { _: String(value) });

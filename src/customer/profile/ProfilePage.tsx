@@ -16,7 +16,7 @@ export function ProfilePage() {
       {account && (
         <>
           <UsernameCard account={account} />
-          <PasswordCard path="me/update_password" />
+          <PasswordCard path="me/update_password" apiKeys />
           <EmailCard account={account} />
           {account.is_owner === 1 && <StorageCard account={account} />}
           {account.is_owner === 1 && <PointsCard />}

@@ -5,6 +5,7 @@ import { alias } from '../../../resources/alias';
 import type { FieldInputProps, FieldViewProps, ScreenExtension, ScreenFeature } from '../../screens/screen';
 import { rules } from '../../screens/inputs';
 import { DestinationsInput } from './DestinationsInput';
+import { WholeAddress } from '../../screens/fields';
 
 function LocalPartInput({ name, field, mode }: FieldInputProps) {
   return <TextInput source={name} validate={rules(field, mode)} fullWidth helperText="app.alias.local_part_hint" />;
@@ -18,7 +19,7 @@ function DestinationsView({ name }: FieldViewProps) {
   return (
     <span className="destinations" style={{ display: 'inline-flex', flexDirection: 'column' }}>
       {list.map((address) => (
-        <span key={address}>{address}</span>
+        <WholeAddress key={address} value={address} />
       ))}
     </span>
   );

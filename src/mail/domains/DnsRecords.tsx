@@ -25,6 +25,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { Button, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { useAreaCall } from '../../area/useAreaCall';
+import { formatDateTime } from '../../screens/shownDates';
 
 /** Records with which mail programs find the servers themselves: recommended, shown as a group of their own. */
 const clientKinds = ['autoconfig', 'autodiscover', 'autodiscover_srv', 'imaps_srv', 'submission_srv', 'submissions_srv'] as const;
@@ -184,7 +185,7 @@ export function DnsRecords() {
         </Button>
         {data && (
           <Typography variant="caption" color="text.secondary">
-            {translate('app.dns.checked_at', { time: new Date(data.checked_at).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB') })}
+            {translate('app.dns.checked_at', { time: formatDateTime(data.checked_at, locale) })}
           </Typography>
         )}
       </Box>

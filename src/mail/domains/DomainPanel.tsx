@@ -2,14 +2,13 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import { DateField, Labeled, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
-import { StatusChip, enumLabelKey } from '../../screens/fields';
+import { Labeled, useRecordContext, useTranslate } from 'react-admin';
+import { DateTimeField, StatusChip, enumLabelKey } from '../../screens/fields';
 import { DnsRecords } from './DnsRecords';
 
 export function DomainPanel() {
   const record = useRecordContext();
   const translate = useTranslate();
-  const [locale] = useLocaleState();
   if (!record) return null;
   return (
     <>
@@ -26,7 +25,7 @@ export function DomainPanel() {
         {record.verified_at && (
           <Labeled source="verified_at">
             <span>
-              <DateField source="verified_at" showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} /> ({translate(enumLabelKey('verified_by', record.verified_by), { _: String(record.verified_by) })})
+              <DateTimeField source="verified_at" /> ({translate(enumLabelKey('verified_by', record.verified_by), { _: String(record.verified_by) })})
             </span>
           </Labeled>
         )}

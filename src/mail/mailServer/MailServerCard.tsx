@@ -36,6 +36,17 @@ export function mailServerGap(server: MailServer): [string, Record<string, strin
   return undefined;
 }
 
+/**
+ * What DNS the mail server needs: its A and PTR records when it has a public name; when it is named
+ * by an address or a local name, that a real host name is needed first (records for 127.0.0.1 make no sense).
+ */
+export function hostnameAdvice(server: Pick<MailServer, 'hostname' | 'problem'>): [string, Record<string, string>] {
+  const { hostname } = server;
+  if (server.problem === 'ip') return ['app.mail_setup.hostname_needs_name', { hostname }];
+  if (server.problem === 'not_a_name') return ['app.mail_setup.hostname_needs_public_name', { hostname }];
+  return ['app.mail_setup.hostname_dns', { hostname }];
+}
+
 export function MailServerCard() {
   const translate = useTranslate();
   const { data } = useMailServer();
@@ -56,8 +67,8 @@ export function MailServerCard() {
               {translate('app.mail_setup.addresses_ok', { hostname: data.hostname, addresses: data.addresses.found.join(', ') })}
             </Alert>
           )}
-          <Typography variant="body2" color="text.secondary">
-            {translate('app.mail_setup.hostname_dns', { hostname: data.hostname })}
+          <Typography variant="body2" color={data.problem ? 'text.primary' : 'text.secondary'} className="mail-server-dns">
+            {translate(...hostnameAdvice(data))}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
             {translate('app.mail_setup.ports', { imap: data.imap_port, submission: data.submission_port })}

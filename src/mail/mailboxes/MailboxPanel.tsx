@@ -1,13 +1,13 @@
 /** Under a mailbox's form: its usage, messages, when its delivery was last proven, and how many app passwords its owner made. */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { DateField, Labeled, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import { Labeled, useRecordContext, useTranslate } from 'react-admin';
+import { DateTimeField } from '../../screens/fields';
 import { MailboxUsage } from './MailboxUsage';
 
 export function MailboxPanel() {
   const record = useRecordContext();
   const translate = useTranslate();
-  const [locale] = useLocaleState();
   if (!record) return null;
   return (
     <Box sx={{ px: 2, pb: 2, display: 'flex', gap: 4, flexWrap: 'wrap' }} className="mailbox-panel">
@@ -23,7 +23,7 @@ export function MailboxPanel() {
         </Typography>
       </Labeled>
       <Labeled source="delivery_checked_at">
-        {record.delivery_checked_at ? <DateField source="delivery_checked_at" showTime locales={locale === 'zh' ? 'zh-CN' : 'en-GB'} /> : <Typography variant="body2">{translate('app.mailbox.never_checked')}</Typography>}
+        {record.delivery_checked_at ? <DateTimeField source="delivery_checked_at" /> : <Typography variant="body2">{translate('app.mailbox.never_checked')}</Typography>}
       </Labeled>
     </Box>
   );

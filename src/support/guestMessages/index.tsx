@@ -17,6 +17,7 @@ import { guestMessage } from '../../../resources/guest_message';
 import { CallDialog } from '../../area/CallDialog';
 import { useAreaCall } from '../../area/useAreaCall';
 import type { Screen, ScreenExtension, ScreenFeature } from '../../screens/screen';
+import { formatDateTime } from '../../screens/shownDates';
 
 interface Reply {
   id: number;
@@ -109,7 +110,7 @@ function Replies() {
         {data.map((r) => (
           <Box key={r.id} sx={{ mb: 2 }} className="guest-reply-sent">
             <Typography variant="caption" color="text.secondary">
-              {new Date(r.created_at).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB')} · {r.operator_name} · {translate(`app.enum.locale.${r.locale}`, { _: r.locale })}
+              {formatDateTime(r.created_at, locale)} · {r.operator_name} · {translate(`app.enum.locale.${r.locale}`, { _: r.locale })}
             </Typography>
             <Typography variant="subtitle2">{r.subject}</Typography>
             <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>

@@ -13,7 +13,7 @@ export function MessageInput({ name, field, mode }: FieldInputProps) {
   return (
     <>
       <TextInput source={name} validate={rules(field, mode)} fullWidth multiline minRows={6} />
-      <FileInput source="attachments" multiple label="app.ticket.attach" helperText={translate('app.ticket.attachments_hint', { count: FILES_HINT_COUNT })} className="ticket-attachments">
+      <FileInput source="attachments" multiple label="app.ticket.attach" helperText={translate('app.ticket.attachments_hint', { smart_count: FILES_HINT_COUNT })} className="ticket-attachments">
         <FileField source="src" title="title" />
       </FileInput>
     </>

@@ -31,6 +31,7 @@ import { useScreenPaths } from '../../screens/paths';
 import type { Screen } from '../../screens/screen';
 import { formatBytes } from '../../screens/bytes';
 import { LinkedRecord } from './LinkedRecord';
+import { formatDateTime } from '../../screens/shownDates';
 
 interface Attachment {
   id: number;
@@ -84,7 +85,7 @@ async function download(area: 'admin' | 'manage', file: Attachment) {
 
 function useTime() {
   const [locale] = useLocaleState();
-  return (iso: string) => new Date(iso).toLocaleString(locale === 'zh' ? 'zh-CN' : 'en-GB');
+  return (iso: string) => formatDateTime(iso, locale);
 }
 
 function MessageCard({ message, area }: { message: Message; area: 'admin' | 'manage' }) {

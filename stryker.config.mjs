@@ -1,0 +1,55 @@
+/**
+ * Mutation testing with StrykerJS, one folder at a time, outside CI (it is CPU-heavy):
+ *
+ *   npm run mutate -- server/api-keys
+ *   MUTATE_TESTS=tests/api/second-factors.test.ts,tests/api/passkeys.test.ts npm run mutate -- server/security
+ *
+ * The folder's TypeScript is mutated; each mutant runs against the tests that reached it (per-test
+ * coverage). The tests are the folder's own test files by name (server/api-keys → tests/api/api-keys*.test.ts,
+ * src/apiKeys → tests/web/**\/apiKeys*.test.tsx), MUTATE_TESTS when given, otherwise its whole
+ * vitest project ('api' for server/ and resources/, 'web' for src/), run through
+ * stryker.vitest.config.ts. The report is written to reports/mutation/ (html and json); the
+ * sandboxes to .stryker-tmp/ (both ignored by git).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const folder = (process.env.MUTATE_FOLDER ?? '').replace(/\/+$/, '');
+if (!folder || !fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+  throw new Error(`Name the folder to mutate: npm run mutate -- server/api-keys (got "${folder}")`);
+}
+
+const web = folder === 'src' || folder.startsWith('src/');
+const tests = web ? 'tests/web' : 'tests/api';
+const name = path.basename(folder);
+const byName = fs
+  .readdirSync(tests, { recursive: true })
+  .map(String)
+  .filter((file) => /\.test\.tsx?$/.test(file) && path.basename(file).startsWith(name))
+  .map((file) => `${tests}/${file}`);
+const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',').map((file) => file.trim()) : byName;
+
+// Read by stryker.vitest.config.ts in Stryker's test runner processes, which inherit this environment.
+process.env.STRYKER_VITEST_PROJECT = web ? 'web' : 'api';
+process.env.STRYKER_TEST_FILES = testFiles.join(',');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'stryker.vitest.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  mutate: [`${folder}/**/*.{ts,tsx}`],
+  concurrency: 2,
+  tempDirName: '.stryker-tmp',
+  // Only what a test run needs goes into the sandboxes.
+  ignorePatterns: ['/bench', '/docs', '/dist', '/test-results', '/data'],
+  disableTypeChecks: '{server,src,resources}/**/*.{ts,tsx}',
+  // Each API test file starts the app on its own database: a dry run of many takes minutes.
+  dryRunTimeoutMinutes: 60,
+  timeoutMS: 20_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${folder.replaceAll('/', '-')}.html` },
+  jsonReporter: { fileName: `reports/mutation/${folder.replaceAll('/', '-')}.json` },
+  clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
+  thresholds: { high: 90, low: 75, break: null },
+};
