@@ -107,6 +107,9 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
   });
   boss.on('error', (error) => options.logger.error({ err: error }, 'pg-boss'));
   let started = false;
+  /** Whether this instance's workers run jobs (after start()). */
+  let working = false;
+  const workerIds: string[] = [];
   let inFlight = 0;
 
   /**
@@ -138,8 +141,11 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     }
   }
 
-  const activeJobs = async () =>
-    (await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = any(${names}) and state = 'active'`.execute(db)).rows[0].n;
+  /** Whether a job is running, or due (by the database's clock, as pg-boss counts). */
+  const dueOrActive = async () =>
+    (
+      await sql`select 1 from pgboss.job where name = any(${names}) and (state = 'active' or (state in ('created', 'retry') and start_after < now())) limit 1`.execute(db)
+    ).rows.length > 0;
 
   // Up to date (every start but the first, or the first after an upgrade): one read.
   if (!(await queuesReady(db, names))) {
@@ -240,6 +246,18 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     },
 
     async drain() {
+      if (working) {
+        // The workers run what is due, one job of a name at a time and in queue order; a drain
+        // that fetched beside them would run a name's jobs two at once and out of order.
+        while (working) {
+          for (const id of workerIds) boss.notifyWorker(id);
+          wakeLong();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (inFlight === 0 && !(await dueOrActive())) return;
+        }
+        return; // stopped meanwhile
+      }
+      // Not started (a command, or before start-up): nothing else runs them.
       for (;;) {
         let ran = 0;
         for (const name of names) {
@@ -256,8 +274,8 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
           }
         }
         if (ran === 0) {
-          // A worker may hold a job it fetched but has not started: wait for it too.
-          if (inFlight === 0 && !(await activeJobs())) return;
+          // Another instance may hold a job it fetched but has not finished: wait for it too.
+          if (inFlight === 0 && !(await dueOrActive())) return;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       }
@@ -285,13 +303,17 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
             boss.notifyWorker(workerId);
           }
         });
+        workerIds.push(workerId);
         if (runnable.cron && options.schedules) await boss.schedule(runnable.name, runnable.cron, {}, { tz: 'UTC' });
       }
+      working = true;
     },
 
     async stop() {
       if (!started) return;
       started = false;
+      working = false;
+      workerIds.length = 0;
       base.halt();
       longStopped = true;
       clearInterval(longTimer);
