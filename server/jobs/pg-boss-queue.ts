@@ -10,8 +10,8 @@
  *   past its limit stays `failed` with the error as its output.
  * - Schedules: pg-boss's cron, which sends at most one job per minute per schedule across
  *   instances (a singleton on the schedule's name); a period it delivers twice runs once (run()).
- * - A run whose process died is failed by pg-boss's supervisor when its expiry passes, and
- *   retried like any failure.
+ * - A run whose process died is run again at once (see "Runners" below); one whose process is
+ *   alive but stuck is failed by pg-boss's supervisor when its expiry passes, and retried.
  * - Long jobs (mail copies) are not worked by pg-boss's workers but by the lane of long jobs
  *   below: several at once, the job of the owner with the fewest running first and at most
  *   `perGroup` of one owner (the owner is the job's singleton_key, which the 'standard' policy
@@ -21,6 +21,7 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { nowMs } from '../core/time.js';
 import type { Db } from '../db/index.js';
@@ -43,6 +44,17 @@ export function idOfUniqueKey(name: string, key: string): string {
 }
 /** Longest a run may take before pg-boss fails it (and retries it). */
 const expireInSeconds = 300;
+/**
+ * Runners. Each started instance holds an advisory lock (this space, a key of its own) on a
+ * connection of its own for as long as it lives, and a job it runs carries that key in its output
+ * until it ends. PostgreSQL lets go of the lock when the process dies (kill -9 included: the
+ * connection closes), so an active job whose runner's lock is gone was left by a dead process and
+ * is retried at once by the next sweep of any instance, instead of after its expiry (five minutes
+ * and pg-boss's next maintenance): a paid order is fulfilled right after a restart, not minutes later.
+ */
+const runnerLockSpace = 0x4d44; // "MD"
+/** How often a started instance looks for jobs left by dead runners. */
+const sweepMs = 15_000;
 /** The version of its schema this pg-boss installs (pg-boss.version in the database). */
 const bossSchemaVersion: number = createRequire(import.meta.url)('pg-boss/version.json').schema;
 
@@ -131,6 +143,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
   async function run(runnable: Runnable, job: PgBoss.JobWithMetadata<unknown>): Promise<{ repeat: true } | undefined> {
     inFlight++;
     try {
+      if (runner) await sql`update pgboss.job set output = ${JSON.stringify({ runner: runner.key })}::jsonb where name = ${job.name} and id = ${job.id}::uuid and state = 'active'`.execute(db);
       if (runnable.cron && (await repeatsItsPeriod(runnable, job))) return { repeat: true };
       await runnable.run(job.data, base.contextOf(job.retryCount + 1, job.retryLimit + 1));
     } catch (error) {
@@ -139,6 +152,41 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     } finally {
       inFlight--;
     }
+  }
+
+  /** This instance's runner lock (Runners, above), held from start() to stop(). */
+  let runner: { key: number; client: pg.Client } | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+
+  async function holdRunnerLock() {
+    const client = new pg.Client({ connectionString });
+    client.on('error', (error) => options.logger.error({ err: error }, 'job runner lock'));
+    await client.connect();
+    for (;;) {
+      const key = crypto.randomInt(1, 2 ** 31 - 1);
+      const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1, $2) as held', [runnerLockSpace, key]);
+      if (rows[0].held) return { key, client };
+    }
+  }
+
+  /** Jobs whose runner has died are retried now (or failed, past their limit): once, under a row lock, whichever instance sweeps. */
+  async function sweepDeadRunners() {
+    await db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ name: string; id: string }>`
+        select j.name, j.id from pgboss.job j
+        where j.name = any(${names}) and j.state = 'active' and j.output ? 'runner'
+          and not exists (
+            select 1 from pg_locks l
+            where l.locktype = 'advisory' and l.granted and l.objsubid = 2
+              and l.database = (select oid from pg_database where datname = current_database())
+              and l.classid = ${runnerLockSpace} and l.objid::bigint = (j.output->>'runner')::bigint)
+        for update of j skip locked`.execute(trx);
+      if (rows.length === 0) return;
+      for (const row of rows) await boss.fail(row.name, row.id, { message: 'its process ended while it ran' }, { db: executorOf(trx) });
+      // A crash is not the job's failure: no waiting for a retry delay.
+      await sql`update pgboss.job set start_after = now() where name = any(${names}) and id = any(${rows.map((row) => row.id)}::uuid[]) and state = 'retry'`.execute(trx);
+      options.logger.error({ jobs: rows.map((row) => `${row.name} ${row.id}`) }, 'jobs whose process ended while they ran are run again');
+    });
   }
 
   /** Whether a job is running, or due (by the database's clock, as pg-boss counts). */
@@ -250,6 +298,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
         // The workers run what is due, one job of a name at a time and in queue order; a drain
         // that fetched beside them would run a name's jobs two at once and out of order.
         while (working) {
+          await sweepDeadRunners();
           for (const id of workerIds) boss.notifyWorker(id);
           wakeLong();
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -274,6 +323,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
           }
         }
         if (ran === 0) {
+          await sweepDeadRunners();
           // Another instance may hold a job it fetched but has not finished: wait for it too.
           if (inFlight === 0 && !(await dueOrActive())) return;
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -287,6 +337,10 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       base.begin(services);
       await boss.start();
       started = true;
+      runner = await holdRunnerLock();
+      await sweepDeadRunners();
+      sweepTimer = setInterval(() => void sweepDeadRunners().catch((error) => options.logger.error({ err: error }, 'job runner sweep')), sweepMs);
+      sweepTimer.unref();
       longStopped = false;
       longTimer = setInterval(wakeLong, Math.max(500, options.pollMs));
       longTimer.unref();
@@ -320,6 +374,10 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       while (longTurn || longRunning.size) await Promise.all([longTurn, ...longRunning]);
       // Waits for running jobs; the pool pg-boss opened is closed with it.
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
+      clearInterval(sweepTimer);
+      // After the runs have ended: until then, the lock says they are in hand.
+      await runner?.client.end();
+      runner = undefined;
     },
 
     async counts() {

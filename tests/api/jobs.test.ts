@@ -4,6 +4,7 @@
  * then kept as failed, a unique key holds under concurrency, schedules run once per period.
  * The handlers here are the test's own, on a second queue over the app's database.
  */
+import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,53 @@ describe('one at a time', () => {
     await queue.drain();
     expect(runsOf('test.slow').map((r) => `${r.payload.at} ${r.payload.n}`)).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
   });
+});
+
+describe('a process that dies while it runs a job', () => {
+  // PostgreSQL only: on SQLite the one process that owns the file starts the queue again.
+  if (process.env.DATABASE_URL)
+    it('When the process running a job is killed with SIGKILL, then another instance runs it again at once (not after its five-minute expiry); while that process lives, nobody takes it', async () => {
+      const hang = defineJob<{ n: number }>({
+        name: 'test.hang',
+        async handler(payload, ctx) {
+          runs.push({ job: 'test.hang', payload, attempt: ctx.attempt });
+        },
+      });
+      const config = { ...t.config, jobSchedules: false };
+      const here = await createJobs(t.services.database, { jobs: [hang], schedules: [] }, config, noLogs);
+      await here.enqueue(t.services.db, hang, { n: 1 });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/job-runner-process.ts'], { env: { ...process.env, DATABASE_URL: t.config.databaseUrl! }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let output = '';
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          child.stdout!.on('data', (chunk) => {
+            output += chunk;
+            if (output.includes('running 1')) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`the runner exited (${code}): ${output}`)));
+        });
+        const [job] = (await here.list({ name: 'test.hang', page: 1, pageSize: 10 })).list;
+        expect(job).toMatchObject({ state: 'active', attempts: 1 });
+
+        // Alive: an instance starting now (it looks for jobs of dead runners as it starts) leaves it.
+        await here.start(t.services);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(await here.get(job.id)).toMatchObject({ state: 'active', attempts: 1 });
+        expect(runsOf('test.hang')).toEqual([]);
+
+        child.kill('SIGKILL');
+        await exited;
+        await here.drain();
+        expect(runsOf('test.hang').map((r) => r.attempt)).toEqual([2]);
+        expect(await here.get(job.id)).toMatchObject({ state: 'done', attempts: 2 });
+        await here.drain();
+        expect(runsOf('test.hang')).toHaveLength(1);
+      } finally {
+        child.kill('SIGKILL');
+        await here.stop();
+      }
+    }, 60_000);
 });
 
 describe('start-up order', () => {
