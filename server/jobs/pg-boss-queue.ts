@@ -158,15 +158,31 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
   let runner: { key: number; client: pg.Client } | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
 
-  async function holdRunnerLock() {
+  /** Takes a runner lock (`key`, when one is being taken again) on a connection of its own. */
+  async function holdRunnerLock(key = crypto.randomInt(1, 2 ** 31 - 1)): Promise<{ key: number; client: pg.Client }> {
     const client = new pg.Client({ connectionString });
     client.on('error', (error) => options.logger.error({ err: error }, 'job runner lock'));
     await client.connect();
     for (;;) {
-      const key = crypto.randomInt(1, 2 ** 31 - 1);
       const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1, $2) as held', [runnerLockSpace, key]);
-      if (rows[0].held) return { key, client };
+      if (rows[0].held) break;
+      key = crypto.randomInt(1, 2 ** 31 - 1);
     }
+    // A lost connection (the database restarted) loses the lock: take it again, with the same key, as
+    // long as this instance works, or other instances would take its running jobs for a dead runner's.
+    client.once('end', () => {
+      if (runner?.client !== client) return;
+      const again = () =>
+        setTimeout(() => {
+          if (runner?.client !== client) return;
+          holdRunnerLock(key).then(
+            (held) => (runner?.client === client ? (runner = held) : void held.client.end()),
+            () => again(),
+          );
+        }, 1000).unref();
+      again();
+    });
+    return { key, client };
   }
 
   /** Jobs whose runner has died are retried now (or failed, past their limit): once, under a row lock, whichever instance sweeps. */
@@ -175,6 +191,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       const { rows } = await sql<{ name: string; id: string }>`
         select j.name, j.id from pgboss.job j
         where j.name = any(${names}) and j.state = 'active' and j.output ? 'runner'
+          and (j.output->>'runner')::bigint <> ${runner?.key ?? 0}
           and not exists (
             select 1 from pg_locks l
             where l.locktype = 'advisory' and l.granted and l.objsubid = 2
@@ -376,8 +393,9 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
       await boss.stop({ graceful: true, wait: true, timeout: 15_000 });
       clearInterval(sweepTimer);
       // After the runs have ended: until then, the lock says they are in hand.
-      await runner?.client.end();
+      const held = runner;
       runner = undefined;
+      await held?.client.end();
     },
 
     async counts() {

@@ -161,6 +161,53 @@ describe('a process that dies while it runs a job', () => {
     }, 60_000);
 });
 
+describe('a runner whose connection to the database is lost', () => {
+  if (process.env.DATABASE_URL)
+    it('When the connection holding a runner lock is cut while it runs a job, then it takes the lock again, and an instance starting after does not run that job a second time', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const long = defineJob<{ n: number }>({
+        name: 'test.held',
+        async handler(payload, ctx) {
+          runs.push({ job: 'test.held', payload, attempt: ctx.attempt });
+          await released;
+        },
+      });
+      const config = { ...t.config, jobSchedules: false };
+      const here = await createJobs(t.services.database, { jobs: [long], schedules: [] }, config, noLogs);
+      const other = await createJobs(t.services.database, { jobs: [long], schedules: [] }, config, noLogs);
+      try {
+        await here.start(t.services);
+        await here.enqueue(t.services.db, long, { n: 1 });
+        // Wakes the worker; it ends once the job has.
+        const draining = here.drain();
+        const runnerOf = async () =>
+          (await sql<{ runner: string | null }>`select output->>'runner' as runner from pgboss.job where name = 'test.held'`.execute(t.services.db)).rows[0]?.runner;
+        const deadline = Date.now() + 20_000;
+        while (!(await runnerOf()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        const key = Number(await runnerOf());
+        const lockHolder = async () =>
+          (await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and classid = ${0x4d44} and objid::bigint = ${key} and objsubid = 2 and granted`.execute(t.services.db)).rows[0]?.pid;
+        const cut = await lockHolder();
+        expect(cut).toBeGreaterThan(0);
+        await sql`select pg_terminate_backend(${cut})`.execute(t.services.db);
+        while (((await lockHolder()) ?? cut) === cut && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await lockHolder()).not.toBe(cut);
+
+        await other.start(t.services);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(runsOf('test.held')).toHaveLength(1);
+        release();
+        await draining;
+        expect((await here.list({ name: 'test.held', page: 1, pageSize: 10 })).list.map((job) => [job.state, job.attempts])).toEqual([['done', 1]]);
+        expect(runsOf('test.held')).toHaveLength(1);
+      } finally {
+        release();
+        await Promise.all([here.stop(), other.stop()]);
+      }
+    }, 60_000);
+});
+
 describe('start-up order', () => {
   it('When jobs are enqueued before their queue has started (the app answers before its workers begin), then they wait and run once it starts', async () => {
     const early = defineJob<{ n: number }>({
