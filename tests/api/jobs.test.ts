@@ -114,9 +114,9 @@ describe('one at a time', () => {
   });
 });
 
-describe('a process that dies while it runs a job', () => {
-  // PostgreSQL only: on SQLite the one process that owns the file starts the queue again.
-  if (process.env.DATABASE_URL)
+// PostgreSQL only (defined on its run alone): on SQLite the one process that owns the file starts the queue again.
+if (process.env.DATABASE_URL)
+  describe('a process that dies while it runs a job', () => {
     it('When the process running a job is killed with SIGKILL, then another instance runs it again at once (not after its five-minute expiry); while that process lives, nobody takes it', async () => {
       const hang = defineJob<{ n: number }>({
         name: 'test.hang',
@@ -159,10 +159,10 @@ describe('a process that dies while it runs a job', () => {
         await here.stop();
       }
     }, 60_000);
-});
+  });
 
-describe('a runner whose connection to the database is lost', () => {
-  if (process.env.DATABASE_URL)
+if (process.env.DATABASE_URL)
+  describe('a runner whose connection to the database is lost', () => {
     it('When the connection holding a runner lock is cut while it runs a job, then it takes the lock again, and an instance starting after does not run that job a second time', async () => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -206,7 +206,7 @@ describe('a runner whose connection to the database is lost', () => {
         await Promise.all([here.stop(), other.stop()]);
       }
     }, 60_000);
-});
+  });
 
 describe('start-up order', () => {
   it('When jobs are enqueued before their queue has started (the app answers before its workers begin), then they wait and run once it starts', async () => {
