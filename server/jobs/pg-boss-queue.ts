@@ -206,6 +206,14 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
     });
   }
 
+  /** A drain looks for dead runners' jobs too, at most once a second (it loops every 20 ms, and tests drain often). */
+  let drainSweptAt = -Infinity;
+  async function sweepWhileDraining() {
+    if (performance.now() - drainSweptAt < 1000) return;
+    drainSweptAt = performance.now();
+    await sweepDeadRunners();
+  }
+
   /** Whether a job is running, or due (by the database's clock, as pg-boss counts). */
   const dueOrActive = async () =>
     (
@@ -315,7 +323,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
         // The workers run what is due, one job of a name at a time and in queue order; a drain
         // that fetched beside them would run a name's jobs two at once and out of order.
         while (working) {
-          await sweepDeadRunners();
+          await sweepWhileDraining();
           for (const id of workerIds) boss.notifyWorker(id);
           wakeLong();
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -340,7 +348,7 @@ export async function pgBossQueue(db: Db, connectionString: string, registry: Jo
           }
         }
         if (ran === 0) {
-          await sweepDeadRunners();
+          await sweepWhileDraining();
           // Another instance may hold a job it fetched but has not finished: wait for it too.
           if (inFlight === 0 && !(await dueOrActive())) return;
           await new Promise((resolve) => setTimeout(resolve, 20));
