@@ -26,13 +26,12 @@ async function searchThenClick(page: Page, listPath: string, rowText: string, se
   await page.goto(listPath);
   const row = page.locator('tbody tr', { hasText: rowText }).first();
   await row.waitFor();
+  const cell = (await row.locator('td').nth(1).boundingBox())!;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await page.locator('input[name=q]').pressSequentially(search, { delay: 20 });
   await page.waitForTimeout(350);
-  // Where the row is now, as a person sees it: on a busy machine the search may already have
-  // applied and moved it (a click at its old place then hit another row, or none).
-  await row.locator('td').nth(1).click({ force: true });
+  await page.mouse.click(cell.x + cell.width / 2, cell.y + cell.height / 2);
   await page.waitForTimeout(1500);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   return new URL(page.url());

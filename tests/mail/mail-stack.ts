@@ -21,12 +21,30 @@ export const MAIL_HOSTNAME = 'mx.maildesk.test';
 /** Messages per minute one client may submit (--submission-rate). */
 export const SUBMISSION_RATE = 20;
 
+/**
+ * A port for a daemon to listen on, below the range the kernel hands out for outgoing connections
+ * and listen(0) (ip_local_port_range, 32768–60999 here): a port found free there stays free until the
+ * daemon binds it, whatever else runs beside. (One found by listen(0) was taken meanwhile as the local
+ * port of some other process's connection, and rspamd could not start: CI.) Each test worker draws
+ * from its own band, so two stacks starting at once do not pick the same one.
+ */
+const lowestEphemeral = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+const band = (Math.max(1, Number(process.env.VITEST_POOL_ID ?? 1)) - 1) % 4;
+const bandSize = Math.floor((lowestEphemeral - 10_000) / 4);
+const handedOut = new Set<number>();
 async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 10_000 + band * bandSize + crypto.randomInt(bandSize);
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (!free) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
