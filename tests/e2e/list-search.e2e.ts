@@ -42,7 +42,9 @@ describe('a row clicked right after typing into the list search', () => {
     const { page, errors } = await openPage(browser, 'en');
     await customerSignIn(page, customer.email, customer.password);
     await landedAt(page, /\/admin$/);
-    const url = await searchThenClick(page, '/admin/log', customer.email, customer.email.slice(0, 8));
+    // The top row: one lower down moves up when the search applies first and drops the rows above it
+    // (the customer's own sign-ins do not name them), and a click at its old place then finds no row.
+    const url = await searchThenClick(page, '/admin/log', '', customer.email.slice(0, 8));
     expect(url.pathname + url.search).toMatch(/^\/admin\/log\/view\?id=\d+$/);
     await page.locator('.view-log').waitFor();
     expect(errors).toEqual([]);
