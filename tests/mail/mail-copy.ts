@@ -116,8 +116,8 @@ export function mailCopyScenarios(ctx: { stack: () => MailStack; old: () => OldI
     }, 60_000);
     await stack.killPanel();
     expect(halfway.done_messages).toBeLessThan(1000);
+    // Both queues take the killed run again as the panel starts (PostgreSQL: its runner's lock is gone).
     await stack.startPanel();
-    await stack.expireKilledJobs('mail_copy.run');
     const done = await finished(copy.id);
     expect(done).toMatchObject({ state: 'done', total_messages: 1000, done_messages: 1000 });
     const copied = await ours('crash');

@@ -437,14 +437,6 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       child.kill('SIGKILL');
       await exited;
     },
-    /**
-     * PostgreSQL: a job whose process was killed is taken again once its run expires (pg-boss's
-     * supervisor, 5 minutes later); this makes that moment now. SQLite's queue takes it at start.
-     */
-    async expireKilledJobs(name: string) {
-      if (backend !== 'postgres') return;
-      await pgQuery(databaseUrl!, `UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE name = '${name}' AND state = 'active'`);
-    },
     /** Starts the panel again on the same database (after stopPanel). */
     async startPanel() {
       if (panel) throw new Error('the panel is running');
