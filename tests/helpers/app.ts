@@ -13,6 +13,7 @@ import { takeDkimKeysFrom, type DkimKeyPair } from '../../server/mail/dkim.js';
 import { startMaildesk, type StartOptions } from '../../server/start.js';
 import { readOutbox } from './outbox.js';
 import { freshPostgresDatabase } from './postgres.js';
+import { postgresTemplate, sqliteFromTemplate } from './template-database.js';
 
 // Frozen: files share this module when they share a worker (vite.config.ts), so a file changing it would change it for the next.
 export const ROOT: Readonly<{ username: string; password: string }> = Object.freeze({ username: 'root', password: 'root-password-1' });
@@ -47,7 +48,9 @@ export interface Reply<T = any> {
 /** `postgresServer`: run on a fresh database there (DATABASE_URL by default); SQLite without one. */
 export async function startTestApp(env: Record<string, string> = {}, postgresServer = process.env.DATABASE_URL, options: StartOptions = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-test-'));
-  const pgDatabase = postgresServer ? await freshPostgresDatabase(postgresServer) : undefined;
+  // Up to date already (template-database.ts): the start's migrations find nothing to do, as on any later start.
+  const pgDatabase = postgresServer ? await freshPostgresDatabase(postgresServer, undefined, await postgresTemplate(postgresServer)) : undefined;
+  if (!pgDatabase) await sqliteFromTemplate(dataDir);
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_USERNAME: ROOT.username,

@@ -2,11 +2,12 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 
-export async function freshPostgresDatabase(serverUrl: string, prefix = 'maildesk_t') {
+/** `template`: a copy of that database (template-database.ts), instead of an empty one. */
+export async function freshPostgresDatabase(serverUrl: string, prefix = 'maildesk_t', template?: string) {
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
