@@ -40,12 +40,15 @@ async function noticesOf(db: Db, services: Services, mailbox: { id: number; addr
   ];
 }
 
-/** Lets the mailbox send again; not found when it is not held (or not the caller's). */
-export async function releaseMailbox(db: Db, origin: RequestOrigin, mailboxId: number, ownerId?: number) {
+/** Lets the mailbox of `ownerId` (as the caller found it) send again; not found when it is not held. */
+export async function releaseMailbox(db: Db, origin: RequestOrigin, mailboxId: number, ownerId: number) {
   return db.transaction().execute(async (trx) => {
-    let query = trx.deleteFrom('spam_hold').where('mailbox_id', '=', mailboxId);
-    if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
-    const released = await query.returning(['mailbox_id', 'owner_id', 'address', 'reason']).executeTakeFirst();
+    const released = await trx
+      .deleteFrom('spam_hold')
+      .where('mailbox_id', '=', mailboxId)
+      .where('owner_id', '=', ownerId)
+      .returning(['mailbox_id', 'owner_id', 'address', 'reason'])
+      .executeTakeFirst();
     if (!released) throw notFound();
     // This hour's count starts again, or the next message would hold it at once.
     await trx.deleteFrom('spam_sent_hour').where('mailbox_id', '=', mailboxId).where('hour', '=', hourOf(nowMs())).execute();
