@@ -79,5 +79,3 @@ export async function countSubmission(services: Services, mailbox: { id: number;
     await holdMailbox(services, mailbox, 'rate', `${current} messages this hour (usually at most ${usual})`);
   }
 }
-
-export const spamOrigin = systemOrigin('spam');

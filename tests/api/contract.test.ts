@@ -197,6 +197,15 @@ describe('the OpenAPI description', () => {
     expect(missing).toEqual([]);
   });
 
+  it('When a client reads any call of the description, then it has a summary and a tag to be found under', () => {
+    const undescribed = Object.entries(document.paths).flatMap(([p, methods]) =>
+      Object.entries(methods as Record<string, { summary?: string; tags?: string[] }>)
+        .filter(([, operation]) => !operation.summary?.trim() || !operation.tags?.length || operation.tags.some((tag) => !tag.trim()))
+        .map(([method]) => `${method.toUpperCase()} ${p}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
   it('When every listed call is tried, then each answers as a call (no 404), so the description matches the routes', async () => {
     for (const [p, methods] of Object.entries(document.paths)) {
       for (const method of Object.keys(methods)) {

@@ -78,6 +78,9 @@ describe('reading and changing settings', () => {
       before: { filter: 'inherit', junk_score: null, reject_score: null },
       after: { filter: 'on', junk_score: 5, reject_score: 11 },
     });
+    await t.post('/api/admin/spam/update_domain', { id: owner.domainId, filter: 'off' }, { token: owner.customer.token });
+    const onDomain = (await t.post('/api/admin/log/list', { page_size: 5, target_type: 'domain_spam' }, { token: owner.customer.token })).data.list;
+    expect(onDomain[0]).toMatchObject({ action: 'update', target_id: owner.domainId });
     const operator = await mail.operator();
     await t.post('/api/manage/spam/update_defaults', { filter: 'on', junk_score: 6, reject_score: 15, hourly_floor: 200, rate_factor: 10 }, { token: operator });
     const defaults = (await t.post('/api/manage/log/list', { page_size: 5, target_type: 'spam_default' }, { token: operator })).data.list;
@@ -92,6 +95,9 @@ describe('reading and changing settings', () => {
     expect((await set({ filter: 'inherit' })).data).toMatchObject({ filter: 'inherit', junk_score: null, effective: { junk_score: 6, from: 'default' } });
     // Inheriting what is inherited already changes nothing and is no error.
     expect((await set({ filter: 'inherit' })).data).toMatchObject({ filter: 'inherit', effective: { from: 'default' } });
+    // On needs both scores: each one missing is named.
+    expect(await set({ filter: 'on', reject_score: 12 })).toMatchObject({ status: 400, errors: { junk_score: { message: 'validation.required' } } });
+    expect(await set({ filter: 'on', junk_score: 7 })).toMatchObject({ status: 400, errors: { reject_score: { message: 'validation.required' } } });
   });
 });
 
@@ -119,7 +125,7 @@ describe('held mailboxes', () => {
     expect((await t.post('/api/admin/spam/release', { mailbox_id: owner.id }, { token: owner.customer.token })).code).toBe(0);
     const log = (await t.post('/api/admin/log/list', { page_size: 50, target_type: 'email' }, { token: owner.customer.token })).data.list.filter((e: { target_id: number }) => e.target_id === owner.id);
     const hold = log.filter((e: { action: string }) => e.action === 'hold');
-    expect(hold).toEqual([expect.objectContaining({ actor_type: 'system', target_type: 'email' })]);
+    expect(hold).toEqual([expect.objectContaining({ actor_type: 'system', actor_name: 'spam', target_type: 'email' })]);
     expect((await t.get('/api/admin/log/get', { id: hold[0].id }, { token: owner.customer.token })).data.after).toEqual({ address: owner.address, reason: 'spam', detail: 'a message scored 15.0 was refused as spam' });
     const release = log.find((e: { action: string }) => e.action === 'release');
     expect(release).toMatchObject({ actor_type: 'customer', target_type: 'email' });
@@ -133,6 +139,8 @@ describe('held mailboxes', () => {
     const tag = nowMs();
     const support = `support-${tag}@provider.example`;
     const billing = `billing-${tag}@provider.example`;
+    const superadmin = `superadmin-${tag}@provider.example`;
+    await makeOperator('superadmin', superadmin, 'zh');
     await makeOperator('support', support, 'en');
     await makeOperator('billing', billing, 'en');
     await makeOperator('support', '', 'en');
@@ -151,6 +159,7 @@ describe('held mailboxes', () => {
     expect(to(chinese.customer.email)).toEqual([expect.objectContaining({ subject: `邮箱 ${chinese.address} 已被暂停发信，释放前无法发送邮件` })]);
     expect(to(support).map((m) => m.subject)).toEqual([english.address, chinese.address].map((a) => `Mailbox ${a} is held: it may not send until released`));
     expect(to(support)[0].text).toContain('http://maildesk.test/manage/spam_held');
+    expect(to(superadmin).map((m) => m.subject)).toEqual([english.address, chinese.address].map((a) => `邮箱 ${a} 已被暂停发信，释放前无法发送邮件`));
     expect(to(billing)).toEqual([]);
     expect(sent.every((m) => m.to.includes('@'))).toBe(true);
   });
