@@ -64,6 +64,32 @@ describe('doctor', () => {
     expect(healthy.out).toContain('Nothing failed.');
   });
 
+  it('When doctor reports, then each line says what answered, in the operator\'s language, and a password in an address is never shown', async () => {
+    const closed = new URL((await smtpSink()).url); // a free port nobody listens on
+    closed.username = 'mailer';
+    closed.password = 'sekret-9';
+    const english = await maildeskCommand(['doctor'], envOf({ SMTP_URL: closed.toString(), LANG: 'en_US.UTF-8' }));
+    expect(english.out).toMatch(/^ok {4}database +\S+ answers \(\d+ ms\)$/m);
+    expect(english.out).toMatch(/^ok {4}migrations +current$/m);
+    expect(english.out).toMatch(/^ok {4}mail lookups +\d+ lookups answer$/m);
+    expect(english.out).toMatch(/^ok {4}files +kept in the database$/m);
+    expect(english.out).toMatch(/^ok {4}dns +\S+ answers$/m);
+    expect(english.out).toContain(`FAIL  smtp          smtp://mailer:***@${closed.host}`);
+    expect(english.out).not.toContain('sekret-9');
+    expect(english.out).toMatch(/^1 check\(s\) failed\.$/m);
+    const chinese = await maildeskCommand(['doctor'], envOf({ SMTP_URL: '', LANG: 'zh_CN.UTF-8' }));
+    expect(chinese.status).toBe(0);
+    expect(chinese.out).toMatch(/^ok {4}database +\S+ 有应答（\d+ 毫秒）$/m);
+    expect(chinese.out).toMatch(/^ok {4}migrations +已是最新$/m);
+    expect(chinese.out).toMatch(/^ok {4}mail lookups +\d+ 个查询均有应答$/m);
+    expect(chinese.out).toMatch(/^ok {4}files +保存在数据库中$/m);
+    expect(chinese.out).toContain(`warn  smtp          未设置 SMTP_URL：邮件写入 ${t.config.dataDir}/outbox，不会发出`);
+    expect(chinese.out).toMatch(/^没有失败项。$/m);
+    const unset = await maildeskCommand(['doctor'], envOf({ SMTP_URL: '' }));
+    expect(unset.out).toContain(`warn  smtp          SMTP_URL is not set: messages are written to ${t.config.dataDir}/outbox, not sent`);
+    expect(unset.status).toBe(0);
+  });
+
   it('When SMTP and DNS do not answer, then it names each and exits 1', async () => {
     const closed = await smtpSink(); // a free port nobody listens on
     const broken = await maildeskCommand(['doctor'], envOf({ SMTP_URL: closed.url, DNS_SERVERS: '127.0.0.1:9' }));
