@@ -144,6 +144,21 @@ describe('operator commands', () => {
     expect(await maildeskCommand(['operator', 'create', 'someone', '--role', 'owner'], envOf())).toMatchObject({ status: 2, err: expect.stringContaining('Unknown role') });
   });
 
+  it('When the operator\'s name is missing, or 2 or 65 characters long, then nothing is made (2); 3 and 64 are; a --role value is not taken for the name', async () => {
+    expect(await maildeskCommand(['operator', 'create', '--role', 'support'], envOf())).toMatchObject({ status: 2, err: 'Name the operator: maildesk operator … USERNAME' });
+    expect(await maildeskCommand(['operator', 'reset-password'], envOf({ LANG: 'zh_CN.UTF-8' }))).toMatchObject({ status: 2, err: '请指明操作员：maildesk operator … 用户名' });
+    for (const name of ['ab', 'x'.repeat(65)]) {
+      expect(await maildeskCommand(['operator', 'create', name], envOf()), name).toMatchObject({ status: 2, err: 'A username has 3 to 64 characters.' });
+    }
+    const made = await maildeskCommand(['operator', 'create', '--role', 'billing', 'abc'], envOf());
+    expect(made.status).toBe(0);
+    expect(made.out).toMatch(/^Password of "abc" \(shown only once\): [\w-]{16}$/m);
+    expect((await t.post('/api/manage/login/login', { username: 'abc', password: /: (\S+)$/m.exec(made.out)![1] })).data.role).toBe('billing');
+    const long = await maildeskCommand(['operator', 'create', 'y'.repeat(64)], envOf({ LANG: 'zh_CN.UTF-8' }));
+    expect(long.status).toBe(0);
+    expect(long.out).toMatch(new RegExp(`^“${'y'.repeat(64)}”的密码（仅显示这一次）：[\\w-]{16}$`, 'm'));
+  });
+
   it('When a password is reset, then the old one and the sessions stop working and the new one signs in', async () => {
     const session = (await t.post('/api/manage/login/login', ROOT)).data.token;
     const reset = await maildeskCommand(['operator', 'reset-password', ROOT.username], envOf());
