@@ -10,6 +10,10 @@
  * vitest project ('api' for server/ and resources/, 'web' for src/), run through
  * stryker.vitest.config.ts. The report is written to reports/mutation/ (html and json); the
  * sandboxes to .stryker-tmp/ (both ignored by git).
+ *
+ * Code that runs on one database only is reached by that database's run: run it again with
+ * DATABASE_URL (the report gets "-postgres"), and `npm run mutate:score -- <folder>` counts a mutant
+ * killed when either run killed it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +32,9 @@ const byName = fs
   .filter((file) => /\.test\.tsx?$/.test(file) && path.basename(file).startsWith(name))
   .map((file) => `${tests}/${file}`);
 const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',').map((file) => file.trim()) : byName;
+
+// With DATABASE_URL the tests run on PostgreSQL: a report of its own, which stryker.score.mjs counts with SQLite's.
+const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}`;
 
 // Read by stryker.vitest.config.ts in Stryker's test runner processes, which inherit this environment.
 process.env.STRYKER_VITEST_PROJECT = web ? 'web' : 'api';
@@ -48,8 +55,8 @@ export default {
   dryRunTimeoutMinutes: 60,
   timeoutMS: 20_000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: `reports/mutation/${folder.replaceAll('/', '-')}.html` },
-  jsonReporter: { fileName: `reports/mutation/${folder.replaceAll('/', '-')}.json` },
+  htmlReporter: { fileName: `${report}.html` },
+  jsonReporter: { fileName: `${report}.json` },
   clearTextReporter: { allowEmojis: false, logTests: false, reportMutants: true, reportScoreTable: true },
   thresholds: { high: 90, low: 75, break: null },
 };

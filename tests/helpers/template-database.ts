@@ -34,7 +34,8 @@ function schemaDigest(): string {
   for (const file of fs.readdirSync(migrations).sort()) hash.update(file).update(fs.readFileSync(path.join(migrations, file)));
   const { jobs, schedules } = registryOf(capabilities);
   // The queues pg-boss is given (their names and retry settings, and how pg-boss-queue.ts makes them).
-  hash.update(JSON.stringify([...jobs, ...schedules].map(({ name, retryLimit, retryDelaySeconds, lane }: Record<string, unknown>) => [name, retryLimit, retryDelaySeconds, lane])));
+  const settings = (spec: { name: string; retryLimit?: number; retryDelaySeconds?: number; lane?: string }) => [spec.name, spec.retryLimit, spec.retryDelaySeconds, spec.lane];
+  hash.update(JSON.stringify([...jobs, ...schedules].map(settings)));
   hash.update(fs.readFileSync(path.resolve('server/jobs/pg-boss-queue.ts')));
   hash.update(String(createRequire(import.meta.url)('pg-boss/version.json').schema));
   return (digest = hash.digest('hex').slice(0, 16));

@@ -1,0 +1,47 @@
+/**
+ * The mutation score of one folder over both databases: `npm run mutate:score -- server/operations`.
+ *
+ * `npm run mutate -- <folder>` runs the tests on SQLite; with DATABASE_URL set, on PostgreSQL
+ * (stryker.config.mjs names its report `<folder>-postgres`). Code that runs on one database only
+ * (pg_dump, say) is reached by one of the two runs alone: a mutant counts as killed when either run
+ * killed it. Prints the score and every mutant left, file by file.
+ */
+import fs from 'node:fs';
+
+const folder = (process.argv[2] ?? '').replace(/\/+$/, '');
+const base = `reports/mutation/${folder.replaceAll('/', '-')}`;
+const runs = [`${base}.json`, `${base}-postgres.json`].filter((file) => fs.existsSync(file));
+if (!folder || runs.length === 0) {
+  console.error(`No report for "${folder}": run npm run mutate -- ${folder || '<folder>'} first (and with DATABASE_URL for PostgreSQL).`);
+  process.exit(2);
+}
+
+const detected = new Set(['Killed', 'Timeout']);
+/** Both runs instrument the same code alike: a mutant has the same id in each (its place and change say so too). */
+const keyOf = (file, m) => `${file}:${m.id}:${m.location.start.line}:${m.location.start.column}:${m.mutatorName}`;
+const mutants = new Map();
+for (const run of runs) {
+  const report = JSON.parse(fs.readFileSync(run, 'utf8'));
+  for (const [file, { mutants: list, source }] of Object.entries(report.files)) {
+    const lines = source.split('\n');
+    for (const m of list) {
+      if (m.status === 'Ignored' || m.status === 'CompileError' || m.status === 'RuntimeError') continue;
+      const key = keyOf(file, m);
+      const seen = mutants.get(key);
+      mutants.set(key, {
+        file,
+        line: m.location.start.line,
+        what: `${m.mutatorName} → ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 60)}`,
+        code: lines[m.location.start.line - 1].trim().slice(0, 100),
+        detected: (seen?.detected ?? false) || detected.has(m.status),
+        status: seen && !detected.has(m.status) ? seen.status : m.status,
+      });
+    }
+  }
+}
+
+const all = [...mutants.values()];
+const left = all.filter((m) => !m.detected).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+console.log(`${folder}: ${runs.map((r) => r.split('/').at(-1)).join(' + ')}`);
+console.log(`${((100 * (all.length - left.length)) / all.length).toFixed(2)}% of ${all.length} mutants killed; ${left.length} left:`);
+for (const m of left) console.log(`  ${m.file}:${m.line} ${m.status}: ${m.what}   | ${m.code}`);
