@@ -23,7 +23,7 @@ import { createJobs } from '../../server/jobs/create.js';
 import { registryOf } from '../../server/jobs/housekeeping.js';
 
 const SQLITE_FILE = 'maildesk.sqlite';
-const quietLogger = { error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
+const logToConsole = { error: (obj: unknown, msg?: string) => console.error(msg ?? '', obj) };
 
 let digest: string | undefined;
 /** What a template's contents follow from. */
@@ -47,7 +47,7 @@ async function bringUpToDate(env: { DATA_DIR: string; DATABASE_URL?: string }) {
   const database = openDatabase(config);
   try {
     await migrateToLatest(database);
-    const jobs = await createJobs(database, registryOf(capabilities), config, quietLogger);
+    const jobs = await createJobs(database, registryOf(capabilities), config, logToConsole);
     await jobs.stop();
   } finally {
     await database.close();
