@@ -51,14 +51,11 @@ export async function planPostfixAdmin(db: Db, data: PostfixAdminData, choices: 
       continue;
     }
     const name = asciiDomain(d.domain);
-    if (!name) {
-      skip('domain', d.domain, 'invalid_name');
+    if (!name || d.backupmx) {
+      // Left behind, with what it holds: the dry run's line says so, not that it is here.
+      skip('domain', d.domain, name ? 'backup_mx' : 'invalid_name');
       chosen.delete(d.domain);
-      continue;
-    }
-    if (d.backupmx) {
-      skip('domain', d.domain, 'backup_mx');
-      chosen.delete(d.domain);
+      summary.get(d.domain)!.action = 'skipped';
       continue;
     }
     if (d.transport && !/^(virtual|dovecot|lmtp)/i.test(d.transport)) skip('domain', d.domain, 'transport');
