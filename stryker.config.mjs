@@ -6,7 +6,7 @@
  *
  * The folder's TypeScript is mutated; each mutant runs against the tests that reached it (per-test
  * coverage). The tests are the folder's own test files by name (server/api-keys → tests/api/api-keys*.test.ts,
- * src/apiKeys → tests/web/**\/apiKeys*.test.tsx), MUTATE_TESTS when given, otherwise its whole
+ * src/apiKeys → tests/web/**\/apiKeys*.test.tsx) and those named in alsoNamed, MUTATE_TESTS when given, otherwise its whole
  * vitest project ('api' for server/ and resources/, 'web' for src/), run through
  * stryker.vitest.config.ts. The report is written to reports/mutation/ (html and json); the
  * sandboxes to .stryker-tmp/ (both ignored by git).
@@ -25,11 +25,17 @@ if (!folder || !fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
 
 const web = folder === 'src' || folder.startsWith('src/');
 const tests = web ? 'tests/web' : 'tests/api';
-const name = path.basename(folder);
+// Test files named otherwise that test a folder's rules (found by the helpers who wrote its tests).
+const alsoNamed = {
+  'server/mail': ['domains', 'aliases', 'sieve-rules', 'password-schemes', 'team-domains', 'authorization'],
+  'server/imports': ['postfixadmin-source', 'mail-copy'],
+  'server/security': ['second-factor', 'passkeys', 'confirm-identity', 'sign-in-throttle', 'totp-at-rest', 'signed-in', 'customer-sign-in', 'sessions'],
+};
+const names = [path.basename(folder), ...(alsoNamed[folder] ?? [])];
 const byName = fs
   .readdirSync(tests, { recursive: true })
   .map(String)
-  .filter((file) => /\.test\.tsx?$/.test(file) && path.basename(file).startsWith(name))
+  .filter((file) => /\.test\.tsx?$/.test(file) && names.some((name) => path.basename(file).startsWith(name)))
   .map((file) => `${tests}/${file}`);
 const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',').map((file) => file.trim()) : byName;
 
