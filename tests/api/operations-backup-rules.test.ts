@@ -173,7 +173,8 @@ describe('restore', () => {
   });
 });
 
-describe.runIf(postgresServer)('restore on PostgreSQL', () => {
+// PostgreSQL's own tools, with the PostgreSQL run (npm run test:pg).
+if (postgresServer) describe('restore on PostgreSQL', () => {
   it('When pg_restore fails on a broken archive, then the restore fails with its words; a good one says it went to the PostgreSQL database', async () => {
     const target = await freshPostgresDatabase(postgresServer!);
     try {
