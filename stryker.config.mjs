@@ -40,7 +40,10 @@ const byName = fs
 const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',').map((file) => file.trim()) : byName;
 
 // With DATABASE_URL the tests run on PostgreSQL: a report of its own, which stryker.score.mjs counts with SQLite's.
-const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}`;
+// MUTATE_AGAIN: only these places again (file:start-end line ranges, comma-separated; the survivors after new tests), into a
+// report of its own ("-again"), which stryker.score.mjs counts with the full run's.
+const again = (process.env.MUTATE_AGAIN ?? '').split(',').map((place) => place.trim()).filter(Boolean);
+const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}${again.length ? '-again' : ''}`;
 
 // Read by stryker.vitest.config.ts in Stryker's test runner processes, which inherit this environment.
 process.env.STRYKER_VITEST_PROJECT = web ? 'web' : 'api';
@@ -51,7 +54,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'stryker.vitest.config.ts', related: false },
   coverageAnalysis: 'perTest',
-  mutate: [`${folder}/**/*.{ts,tsx}`],
+  mutate: again.length ? again : [`${folder}/**/*.{ts,tsx}`],
   concurrency: 2,
   tempDirName: '.stryker-tmp',
   // Only what a test run needs goes into the sandboxes.

@@ -4,21 +4,23 @@
  * `npm run mutate -- <folder>` runs the tests on SQLite; with DATABASE_URL set, on PostgreSQL
  * (stryker.config.mjs names its report `<folder>-postgres`). Code that runs on one database only
  * (pg_dump, say) is reached by one of the two runs alone: a mutant counts as killed when either run
- * killed it. Prints the score and every mutant left, file by file.
+ * killed it. A run of some places again (MUTATE_AGAIN, report "-again") counts the same way, mutant by
+ * mutant, within the full run's count. Prints the score and every mutant left, file by file.
  */
 import fs from 'node:fs';
 
 const folder = (process.argv[2] ?? '').replace(/\/+$/, '');
 const base = `reports/mutation/${folder.replaceAll('/', '-')}`;
-const runs = [`${base}.json`, `${base}-postgres.json`].filter((file) => fs.existsSync(file));
+// The full runs, and runs of some places again (MUTATE_AGAIN, after tests were added for what survived).
+const runs = ['', '-postgres', '-again', '-postgres-again'].map((suffix) => `${base}${suffix}.json`).filter((file) => fs.existsSync(file));
 if (!folder || runs.length === 0) {
   console.error(`No report for "${folder}": run npm run mutate -- ${folder || '<folder>'} first (and with DATABASE_URL for PostgreSQL).`);
   process.exit(2);
 }
 
 const detected = new Set(['Killed', 'Timeout']);
-/** Both runs instrument the same code alike: a mutant has the same id in each (its place and change say so too). */
-const keyOf = (file, m) => `${file}:${m.id}:${m.location.start.line}:${m.location.start.column}:${m.mutatorName}`;
+/** A mutant by its place and change (ids differ between a full run and a run of some places again). */
+const keyOf = (file, m) => [file, m.location.start.line, m.location.start.column, m.location.end.line, m.location.end.column, m.mutatorName, m.replacement ?? ''].join(':');
 const mutants = new Map();
 for (const run of runs) {
   const report = JSON.parse(fs.readFileSync(run, 'utf8'));

@@ -117,6 +117,10 @@ describe('DMARC reports: what is read', () => {
     expect(parseDmarc(feedback()).policy).toBe('');
   });
 
+  it('When a report holds no record, then it is read with none', () => {
+    expect(parseDmarc(feedback({ records: '' })).records).toEqual([]);
+  });
+
   it('When a document starts with XML, after a byte-order mark or spaces within its first 64 bytes, then it is read as DMARC; JSON and later XML are not', () => {
     expect(isDmarcDocument(Buffer.from('\uFEFF  \r\n<feedback/>'))).toBe(true);
     expect(isDmarcDocument(Buffer.from(`${' '.repeat(63)}<feedback/>`))).toBe(true);
@@ -164,6 +168,15 @@ describe('TLS reports', () => {
     expect(issues).toContain('report-id');
     expect(issues).toContain('policies.0.summary.total-successful-session-count');
     expect(await refusalOf(() => parseTls(tls(tlsReport({ start: 'yesterday' }))))).toEqual({ reason: 'malformed', detail: 'report_refused.tls_date', params: { field: 'start-datetime' } });
+    const endless = { ...tlsReport(), 'date-range': { 'start-datetime': '2026-11-01T00:00:00Z', 'end-datetime': 'tomorrow' } };
+    expect(await refusalOf(() => parseTls(tls(endless)))).toEqual({ reason: 'malformed', detail: 'report_refused.tls_date', params: { field: 'end-datetime' } });
+    const unreadable = await refusalOf(() => parseTls(tls('{"organization-name":')));
+    expect(typeof unreadable === 'string' ? '' : String(unreadable.params.error)).toMatch(/JSON/);
+    // At most three issues are named, each as its path and what is wrong, separated by "; ".
+    const four = await refusalOf(() => parseTls(tls({ 'organization-name': '', 'date-range': {}, 'report-id': '', policies: 'none' })));
+    const named = typeof four === 'string' ? [] : String(four.params.issues).split('; ');
+    expect(named).toHaveLength(3);
+    expect(named[0]).toMatch(/^organization-name \S/);
   });
 
   it('When names, policies and failure details are at their caps they are read, and one past is refused', async () => {
@@ -206,6 +219,31 @@ describe('report messages: MIME', () => {
     expect(body('BASE64', 'PGZl\r\nZWRi!YWNr\r\nPg==').toString()).toBe('<feedback>');
     expect(body('Quoted-Printable', '<feed=\r\nback a=3D"1"=3e=e9').toString('latin1')).toBe('<feedback a="1">\u00e9');
     expect(body('8bit', 'caf\u00e9=3D').toString('latin1')).toBe('caf\u00e9=3D');
+  });
+
+  it('When a message has bare LF line endings, padding after its boundaries and spaces in its headers, then it is read the same', () => {
+    const lf = [
+      'From: a@b.example',
+      'Content-Type: multipart/report;',
+      ' boundary=lf1',
+      '',
+      '--lf1   ',
+      'Content-Type :  application/gzip ; name = "Report.gz"',
+      'Content-Transfer-Encoding: quoted-printable',
+      '',
+      'ab=',
+      'cd=3D',
+      '--lf1--',
+      '',
+    ].join('\n');
+    const [part] = mimeParts(Buffer.from(lf));
+    expect([part.contentType, part.filename, part.body.toString()]).toEqual(['application/gzip', 'report.gz', 'abcd=']);
+  });
+
+  it('When a file name is in RFC 2231\'s form with a language, or continued in more than ten pieces, then it is put together', () => {
+    const leaf = (disposition: string) => mimeParts(message(`Content-Type: application/zip\r\nContent-Disposition: attachment; ${disposition}`, 'x'))[0].filename;
+    expect(leaf("filename*=utf-8'en-us'report.zip")).toBe('report.zip');
+    expect(leaf(Array.from({ length: 12 }, (_, i) => `filename*${i}="p${i}"`).join('; '))).toBe(Array.from({ length: 12 }, (_, i) => `p${i}`).join(''));
   });
 
   it('When multiparts nest 4 deep the leaf is read, 5 deep is refused; a multipart without a boundary is refused', async () => {
@@ -267,6 +305,26 @@ describe('report archives', () => {
     expect(await refusalOf(() => documentsOf('a.gz', truncated))).toMatchObject({ reason: 'malformed', detail: 'report_refused.gzip_unreadable' });
   });
 
+  it('When an attachment only begins like a gzip or a zip (too short, or one magic byte of two), then it is taken as it is', async () => {
+    for (const bytes of [[0x1f, 0x8b], [0x1f, 0x00, 0x00], [0x00, 0x8b, 0x00], [0x50, 0x4b, 0x03, 0x04]]) {
+      const [doc] = await documentsOf('x', Buffer.from(bytes));
+      expect([doc.name, [...doc.data]], String(bytes)).toEqual(['x', bytes]);
+    }
+  });
+
+  it('When a gzip is exactly two or three 4 kB pieces long, then it is read whole (the last piece ends the stream, once); only a final .gz is dropped from its name', async () => {
+    for (const compressed of [8192, 12288]) {
+      const [doc] = await documentsOf('r.gzip.xml.gz', gzipOfLength(300_000, compressed));
+      expect([doc.name, doc.data.length], String(compressed)).toEqual(['r.gzip.xml', 300_000]);
+    }
+  });
+
+  it('When a gzip or a zip cannot be read, then the refusal carries the reader\'s words', async () => {
+    const zipError = await refusalOf(() => documentsOf('a.zip', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(40, 1)])));
+    const gzipError = await refusalOf(() => documentsOf('a.gz', Buffer.from(gzipSync(Buffer.from('<feedback/>'.repeat(100)))).subarray(0, 30)));
+    for (const refused of [zipError, gzipError]) expect(typeof refused === 'string' ? '' : String(refused.params.error)).toMatch(/\w{3}/);
+  });
+
   it('When a zip entry expands past its cap, then the zip is a bomb by what it declares', async () => {
     const archive = Buffer.from(zipSync({ 'r.xml': new Uint8Array(4 * MiB) }, { level: 9 }));
     expect(await refusalOf(() => documentsOf('r.zip', archive))).toEqual({ reason: 'bomb', detail: 'report_refused.zip_entry_declares', params: { name: 'r.xml', size: '4.0 MiB' } });
@@ -291,12 +349,18 @@ describe('advice', () => {
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'fail', spfResults: 'badexample.org=fail' }), d)).toBeUndefined();
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'fail', spfResults: 'example.org=temperror' }), d)).toBeUndefined();
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'fail', spfResults: 'example.org' }), d)).toBeUndefined();
+    // Any one of the checks names the domain; results are whole words.
+    expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'fail', spfResults: 'other.example=pass example.org=fail' }), d)).toBe('spf_missing');
+    for (const word of ['hardfail', 'failure', 'nonexistent']) expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'fail', spfResults: `example.org=${word}` }), d), word).toBeUndefined();
+    // Both aligned: nothing to advise, whatever an unaligned check said.
+    expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'pass', spfResults: 'example.org=fail' }), d)).toBeUndefined();
   });
 
   it('When both fail, then it is forwarded when the domain\'s own signature broke (fail, permerror, temperror), unauthorised otherwise; DKIM failing alone is dkim_missing; both passing is fine', () => {
     const d = 'example.org';
     for (const result of ['fail', 'permerror', 'temperror']) expect(kindOf(source({ ip: '1.1.1.1', dkim: 'fail', spf: 'fail', dkimResults: `list.example.org=${result}` }), d), result).toBe('forwarded');
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'fail', spf: 'fail', dkimResults: 'example.org=none other.example=fail' }), d)).toBe('unauthorised');
+    for (const word of ['softfail', 'failure', 'temperrors']) expect(kindOf(source({ ip: '1.1.1.1', dkim: 'fail', spf: 'fail', dkimResults: `example.org=${word}` }), d), word).toBe('unauthorised');
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'fail', spf: 'pass' }), d)).toBe('dkim_missing');
     expect(kindOf(source({ ip: '1.1.1.1', dkim: 'pass', spf: 'pass' }), d)).toBeUndefined();
   });
@@ -326,5 +390,6 @@ describe('the reporting address', () => {
     expect(reportsAddressOf(' DMARC@Example.NET ', 'localhost')).toBe('dmarc@example.net');
     expect(() => reportsAddressOf('dmarc@localhost', 'mail.example.net')).toThrow('REPORTS_ADDRESS: expected an address such as reports@mail.example.net, got "dmarc@localhost"');
     expect(() => reportsAddressOf('not an address@example.net', 'mail.example.net')).toThrow(/REPORTS_ADDRESS/);
+    expect(() => reportsAddressOf('reports@example.net/x', 'mail.example.net')).toThrow(/REPORTS_ADDRESS/);
   });
 });

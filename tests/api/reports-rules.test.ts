@@ -6,7 +6,7 @@
  * reverse names looked up a bounded number at a time, which operators may change the policy, and
  * what the housekeeping removes at its edges.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { operatorLogin, operatorWithRole, signUpCustomer } from '../helpers/fixtures.js';
@@ -59,10 +59,11 @@ describe('the mail server\'s route', () => {
   it('When the token is presented other than as "Bearer <token>", or differs by a character, then nothing is read (401); spaces around it are forgiven', async () => {
     const none = `From: a@b.example\r\nTo: ${REPORTS}\r\n\r\nhello\r\n`;
     for (const authorization of [`bearer ${TOKEN}`, `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN.slice(0, -1)}X`, TOKEN]) {
-      expect((await hand(none, { authorization })).statusCode, authorization).toBe(401);
+      const refused = await hand(none, { authorization });
+      expect([refused.statusCode, refused.json()], authorization).toEqual([401, { code: 20000, data: null, message: 'error.session' }]);
     }
     const spaced = await hand(none, { authorization: `Bearer   ${TOKEN}  ` });
-    expect(spaced.statusCode).toBe(200);
+    expect([spaced.statusCode, spaced.json().code, spaced.json().message]).toEqual([200, 0, 'ok']);
     expect(spaced.json().data).toMatchObject({ stored: [], refused: [{ reason: 'no_report', detail: 'report_refused.no_attachment' }] });
   });
 
@@ -73,18 +74,20 @@ describe('the mail server\'s route', () => {
     expect([read.statusCode, read.json().data.refused[0].reason]).toEqual([200, 'no_report']);
     const over = await hand(Buffer.concat([atCap, Buffer.from('a')]));
     expect(over.statusCode).toBe(413);
-    expect(over.json()).toMatchObject({ code: 41300, message: 'error.too_large', data: { stored: [], refused: [{ reason: 'too_large', detail: 'report_refused.message_too_large', params: { bytes: CAP + 1, cap: CAP, smart_count: CAP + 1 } }] } });
+    expect(over.json()).toMatchObject({ code: 41300, message: 'error.too_large', data: { stored: [], duplicates: [], refused: [{ reason: 'too_large', detail: 'report_refused.message_too_large', params: { bytes: CAP + 1, cap: CAP, smart_count: CAP + 1 } }] } });
     const summary = await t.get('/api/manage/reports/summary', { days: 1 }, { token: operator });
     expect(summary.data.refused.latest[0]).toMatchObject({ reason: 'too_large', detail: 'report_refused.message_too_large', params: { bytes: CAP + 1, cap: CAP } });
-    const json = await hand('{"raw":"x"}', { 'content-type': 'application/json' });
-    expect([json.statusCode, json.json().code]).toEqual([415, 40000]);
+    for (const [type, body] of [['application/json', '{"raw":"x"}'], ['text/plain', 'raw text']]) {
+      const other = await hand(body, { 'content-type': type });
+      expect([other.statusCode, other.json().code], type).toEqual([415, 40000]);
+    }
   });
 
   it('When no MAIL_SERVER_TOKEN is set, then the route is not there (404)', async () => {
     const bare = await startTestApp();
     try {
       const reply = await bare.app.inject({ method: 'POST', url: '/api/mail-server/reports', headers: { authorization: 'Bearer ', 'content-type': 'message/rfc822' }, payload: 'x' });
-      expect([reply.statusCode, reply.json().code]).toEqual([404, 40400]);
+      expect([reply.statusCode, reply.json()]).toEqual([404, { code: 40400, data: null, message: 'error.not_found' }]);
     } finally {
       await bare.close();
     }
@@ -121,15 +124,21 @@ describe('which parts are read', () => {
 });
 
 describe('what a stored report counts', () => {
-  it('When a DMARC report of 1,001 records is stored, then every record counts, and only mail failing both DKIM and SPF is failed', async () => {
+  it('When a DMARC report of 1,000 records is stored (two batches of 500), then every record counts, and only mail failing both DKIM and SPF is failed', async () => {
     const { customer, domain } = await customerWithDomain();
-    const records: DmarcRecordFixture[] = Array.from({ length: 1001 }, (_, i) => passing(`10.${Math.floor(i / 250)}.${i % 250}.1`, 1));
+    const records: DmarcRecordFixture[] = Array.from({ length: 997 }, (_, i) => passing(`10.${Math.floor(i / 250)}.${i % 250}.1`, 1));
     records.push({ ip: '192.0.2.7', count: 5, dkim: 'fail', spf: 'pass', dkimResults: [] }, { ip: '192.0.2.8', count: 7, dkim: 'pass', spf: 'fail' }, failing('192.0.2.9', 3));
     expect((await intake(dmarcReport(domain.name, `big-${domain.id}`, daysBack(1), records))).stored).toHaveLength(1);
     const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 3 }, { token: customer.token });
-    expect(view.data.totals).toEqual({ messages: 1016, pass: 1013, fail: 3, share_failing: 0.3 });
-    expect(view.data.reports).toMatchObject([{ report_id: `big-${domain.id}`, messages: 1016, failed: 3 }]);
-    expect(view.data.days.find((d: { day: string }) => d.day === daysBack(1))).toEqual({ day: daysBack(1), messages: 1016, dkim_aligned: 1008, spf_aligned: 1006, pass: 1013, fail: 3 });
+    expect(view.data.totals).toEqual({ messages: 1012, pass: 1009, fail: 3, share_failing: 0.3 });
+    expect(view.data.reports).toMatchObject([{ report_id: `big-${domain.id}`, messages: 1012, failed: 3 }]);
+    expect(view.data.days.find((d: { day: string }) => d.day === daysBack(1))).toEqual({ day: daysBack(1), messages: 1012, dkim_aligned: 1004, spf_aligned: 1002, pass: 1009, fail: 3 });
+    // The same report again: a duplicate, said as such.
+    expect((await intake(dmarcReport(domain.name, `big-${domain.id}`, daysBack(1), records))).duplicates).toEqual([{ kind: 'dmarc', domain: domain.name, report_id: `big-${domain.id}` }]);
+    // A report about a domain not hosted here names it.
+    expect((await intake(dmarcReport('elsewhere.example', 'far-1', daysBack(1), [passing('192.0.2.1', 1)]))).refused).toEqual([
+      { reason: 'unknown_domain', detail: 'report_refused.dmarc_unknown_domain', params: { report_id: 'far-1', organisation: 'google.com', domain: 'elsewhere.example' } },
+    ]);
   });
 
   it('When a TLS report names two policies of a domain and one of a domain not hosted here, then the hosted one is stored with both summed and the other refused', async () => {
@@ -156,6 +165,7 @@ describe('what a stored report counts', () => {
       { receiving_mx: `mx.${domain.name}`, result_type: 'certificate-expired', sessions: 2 },
     ]);
     expect(view.data.reports).toMatchObject([{ report_id: `split-${domain.id}`, messages: 56, failed: 7 }]);
+    expect((await intake(tlsMessage(REPORTS, domain.name, `split-${domain.id}`, json))).duplicates).toEqual([{ kind: 'tls', domain: domain.name, report_id: `split-${domain.id}` }]);
     // Without policies there is nothing to store.
     const empty = JSON.stringify({ ...JSON.parse(json), 'report-id': 'empty', policies: [] });
     expect(await intake(tlsMessage(REPORTS, domain.name, 'empty', empty))).toMatchObject({ stored: [], refused: [{ reason: 'malformed', detail: 'report_refused.tls_no_policies', params: { report_id: 'empty', organisation: 'Google Inc.' } }] });
@@ -191,6 +201,10 @@ describe('the pictures', () => {
     const quiet = await customerWithDomain();
     const nothing = await t.get('/api/admin/reports/dmarc', { domain_id: quiet.domain.id, days: 1 }, { token: quiet.customer.token });
     expect(nothing.data).toMatchObject({ days: [{ day: daysBack(0), messages: 0, pass: 0, fail: 0 }], totals: { messages: 0, pass: 0, fail: 0, share_failing: 0 }, sources: [], advice: [], reports: [] });
+    // A report dated after today (a receiver's clock ahead) is kept but shown on no day of the window.
+    await intake(dmarcReport(quiet.domain.name, `ahead-${quiet.domain.id}`, daysBack(-2), [passing('192.0.2.1', 9)]));
+    const ahead = await t.get('/api/admin/reports/dmarc', { domain_id: quiet.domain.id, days: 1 }, { token: quiet.customer.token });
+    expect(ahead.data.days).toEqual([{ day: daysBack(0), messages: 0, dkim_aligned: 0, spf_aligned: 0, pass: 0, fail: 0 }]);
     const tls = await t.get('/api/admin/reports/tls', { domain_id: quiet.domain.id, days: 1 }, { token: quiet.customer.token });
     expect(tls.data).toMatchObject({ days: [{ day: daysBack(0), successful: 0, failed: 0 }], totals: { successful: 0, failed: 0, share_failed: 0 }, failures: [], reports: [] });
   });
@@ -214,18 +228,71 @@ describe('the pictures', () => {
     expect(bulk.sources.map((s: { messages: number }) => s.messages)).toEqual([16, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
   });
 
+  it('When an organisation\'s total outweighs another\'s largest address, and an address\'s rows add up past another\'s, then the totals decide the order; DKIM failing alone is no failure', async () => {
+    const { customer, domain } = await customerWithDomain();
+    dns.ptr('198.51.100.31', 'a.one-big.example');
+    for (const n of [32, 33, 34]) dns.ptr(`198.51.100.${n}`, `h${n}.three-small.example`);
+    const records: DmarcRecordFixture[] = [
+      passing('198.51.100.31', 50),
+      passing('198.51.100.32', 30),
+      { ip: '198.51.100.33', count: 12, dkim: 'fail', spf: 'pass', dkimResults: [] },
+      failing('198.51.100.33', 12),
+      passing('198.51.100.34', 20),
+    ];
+    await intake(dmarcReport(domain.name, `order-${domain.id}`, daysBack(1), records));
+    const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 2 }, { token: customer.token });
+    expect(view.data.sources.map((o: { organisation: string; messages: number; pass: number; fail: number }) => [o.organisation, o.messages, o.pass, o.fail])).toEqual([
+      ['three-small.example', 74, 62, 12],
+      ['one-big.example', 50, 50, 0],
+    ]);
+    expect(view.data.sources[0].sources).toEqual([
+      { ip: '198.51.100.32', ptr: 'h32.three-small.example', messages: 30, fail: 0 },
+      { ip: '198.51.100.33', ptr: 'h33.three-small.example', messages: 24, fail: 12 },
+      { ip: '198.51.100.34', ptr: 'h34.three-small.example', messages: 20, fail: 0 },
+    ]);
+  });
+
   it('When a report names more senders than are looked up at once (64), then the rest are named at the next readings', async () => {
     const { customer, domain } = await customerWithDomain();
     const ips = Array.from({ length: 130 }, (_, i) => `203.0.${113 + Math.floor(i / 100)}.${(i % 100) + 1}`);
     for (const ip of ips) dns.ptr(ip, `h${ip.replaceAll('.', '-')}.lookups.example`);
     await intake(dmarcReport(domain.name, `ptr-${domain.id}`, daysBack(1), ips.map((ip) => passing(ip, 1))));
-    const named = async () => {
-      const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 2 }, { token: customer.token });
-      return view.data.sources.find((o: { organisation: string }) => o.organisation === 'lookups.example')?.messages;
-    };
-    // 64 when stored, 64 more at the first reading, the last 2 at the second.
-    expect(await named()).toBe(128);
-    expect(await named()).toBe(130);
+    type Organisation = { organisation: string; messages: number; sources: { ip: string; ptr: string }[] };
+    const reading = async () => (await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 2 }, { token: customer.token })).data.sources as Organisation[];
+    // 64 when stored, 64 more at the first reading, the last 2 at the second; until then they stand as their addresses, unnamed.
+    const first = await reading();
+    expect(first.find((o) => o.organisation === 'lookups.example')?.messages).toBe(128);
+    const unnamed = first.filter((o) => ips.includes(o.organisation));
+    expect(unnamed.map((o) => [o.messages, o.sources.map((s) => [s.ip === o.organisation, s.ptr])])).toEqual([
+      [1, [[true, '']]],
+      [1, [[true, '']]],
+    ]);
+    expect((await reading()).find((o) => o.organisation === 'lookups.example')?.messages).toBe(130);
+  });
+});
+
+describe('reverse names kept a week', () => {
+  it('When exactly a week has passed since a name was looked up it is still shown; a millisecond later it is looked up again', async () => {
+    const { customer, domain } = await customerWithDomain();
+    dns.ptr('198.51.100.77', 'old.week.example');
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      await intake(dmarcReport(domain.name, `week-${domain.id}`, daysBack(1), [passing('198.51.100.77', 1)]));
+      dns.ptr('198.51.100.77', 'new.week.example');
+      const token = async () => (await t.post('/api/admin/login/login', { email: customer.email, password: customer.password })).data.token;
+      const shown = async () => {
+        const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 30 }, { token: await token() });
+        return view.data.sources[0].organisation;
+      };
+      vi.setSystemTime(start + 7 * DAY);
+      expect(await shown()).toBe('week.example');
+      expect((await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 30 }, { token: await token() })).data.sources[0].sources[0].ptr).toBe('old.week.example');
+      vi.setSystemTime(start + 7 * DAY + 1);
+      expect((await t.get('/api/admin/reports/dmarc', { domain_id: domain.id, days: 30 }, { token: await token() })).data.sources[0].sources[0].ptr).toBe('new.week.example');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -273,6 +340,19 @@ describe('the latest reports and the summary', () => {
       { reason: 'no_report', detail: 'report_refused.no_attachment', params: {} },
     ]);
     expect(refused.latest[0].id).toBeGreaterThan(refused.latest[1].id);
+    // Every day of the window is counted in numbers, a day without reports as 0.
+    const month = (await t.get('/api/manage/reports/summary', { days: 30 }, { token: operator })).data.days;
+    expect(month).toHaveLength(30);
+    expect(month.every((d: Record<string, unknown>) => ['messages', 'fail', 'tls_successful', 'tls_failed'].every((k) => typeof d[k] === 'number'))).toBe(true);
+  });
+
+  it('When a refusal was kept without readable parameters (from before they were kept), then it is listed with none', async () => {
+    const at = new Date().toISOString();
+    for (const detail_params of ['[1,2]', '7', 'null', 'not json']) {
+      await t.services.db.insertInto('report_refusal').values({ received_at: at, reason: 'malformed', detail: 'report_refused.unreadable_message', detail_params }).execute();
+    }
+    const latest = (await t.get('/api/manage/reports/summary', { days: 1 }, { token: operator })).data.refused.latest.slice(0, 4);
+    expect(latest.map((r: { params: unknown }) => r.params)).toEqual([{}, {}, {}, {}]);
   });
 });
 
@@ -290,9 +370,9 @@ describe('who may change the policy', () => {
     await t.post('/api/admin/reports/update_policy', { domain_id: domain.id, policy: 'reject' }, { token: customer.token });
     const log = await t.post('/api/admin/log/list', { page_size: 50 }, { token: customer.token });
     const changes = log.data.list.filter((e: { target_type: string }) => e.target_type === 'domain_dmarc');
-    expect(changes.map((e: { target_id: number; before: unknown; after: unknown }) => [e.target_id, e.before, e.after])).toEqual([
-      [domain.id, { dmarc_policy: 'quarantine' }, { dmarc_policy: 'reject' }],
-      [domain.id, { dmarc_policy: null }, { dmarc_policy: 'quarantine' }],
+    expect(changes.map((e: { action: string; target_id: number; before: unknown; after: unknown }) => [e.action, e.target_id, e.before, e.after])).toEqual([
+      ['update', domain.id, { dmarc_policy: 'quarantine' }, { dmarc_policy: 'reject' }],
+      ['update', domain.id, { dmarc_policy: null }, { dmarc_policy: 'quarantine' }],
     ]);
     const view = await t.get('/api/admin/reports/dmarc', { domain_id: domain.id }, { token: customer.token });
     expect(view.data.policy).toMatchObject({ chosen: 'reject', current: 'reject', record: `v=DMARC1; p=reject; rua=mailto:${REPORTS}` });
