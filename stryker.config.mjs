@@ -41,9 +41,10 @@ const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',')
 
 // With DATABASE_URL the tests run on PostgreSQL: a report of its own, which stryker.score.mjs counts with SQLite's.
 // MUTATE_AGAIN: only these places again (file:start-end line ranges, comma-separated; the survivors after new tests), into a
-// report of its own ("-again"), which stryker.score.mjs counts with the full run's.
+// report of its own ("-again-<time>"), which stryker.score.mjs counts with the full run's.
 const again = (process.env.MUTATE_AGAIN ?? '').split(',').map((place) => place.trim()).filter(Boolean);
-const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}${again.length ? '-again' : ''}`;
+const stamp = new Date().toISOString().slice(0, 19).replace(/\D/g, '');
+const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}${again.length ? `-again-${stamp}` : ''}`;
 
 // Read by stryker.vitest.config.ts in Stryker's test runner processes, which inherit this environment.
 process.env.STRYKER_VITEST_PROJECT = web ? 'web' : 'api';

@@ -4,7 +4,7 @@
  * `npm run mutate -- <folder>` runs the tests on SQLite; with DATABASE_URL set, on PostgreSQL
  * (stryker.config.mjs names its report `<folder>-postgres`). Code that runs on one database only
  * (pg_dump, say) is reached by one of the two runs alone: a mutant counts as killed when either run
- * killed it. A run of some places again (MUTATE_AGAIN, report "-again") counts the same way, mutant by
+ * killed it. A run of some places again (MUTATE_AGAIN, reports "-again-<time>") counts the same way, mutant by
  * mutant, within the full run's count. Prints the score and every mutant left, file by file.
  */
 import fs from 'node:fs';
@@ -12,7 +12,9 @@ import fs from 'node:fs';
 const folder = (process.argv[2] ?? '').replace(/\/+$/, '');
 const base = `reports/mutation/${folder.replaceAll('/', '-')}`;
 // The full runs, and runs of some places again (MUTATE_AGAIN, after tests were added for what survived).
-const runs = ['', '-postgres', '-again', '-postgres-again'].map((suffix) => `${base}${suffix}.json`).filter((file) => fs.existsSync(file));
+const name = base.split('/').at(-1);
+const again = fs.existsSync('reports/mutation') ? fs.readdirSync('reports/mutation').filter((file) => new RegExp(`^${name}(-postgres)?-again-\\d+\\.json$`).test(file)).map((file) => `reports/mutation/${file}`) : [];
+const runs = [`${base}.json`, `${base}-postgres.json`].filter((file) => fs.existsSync(file)).concat(again.sort());
 if (!folder || runs.length === 0) {
   console.error(`No report for "${folder}": run npm run mutate -- ${folder || '<folder>'} first (and with DATABASE_URL for PostgreSQL).`);
   process.exit(2);
