@@ -3,6 +3,7 @@
  *
  *   npm run mutate -- server/api-keys
  *   MUTATE_TESTS=tests/api/second-factors.test.ts,tests/api/passkeys.test.ts npm run mutate -- server/security
+ *   MUTATE_AGAIN=server/reports/mime.ts:20-50,server/reports/views.ts:140-146 npm run mutate -- server/reports
  *
  * The folder's TypeScript is mutated; each mutant runs against the tests that reached it (per-test
  * coverage). The tests are the folder's own test files by name (server/api-keys → tests/api/api-keys*.test.ts,
@@ -40,8 +41,9 @@ const byName = fs
 const testFiles = process.env.MUTATE_TESTS ? process.env.MUTATE_TESTS.split(',').map((file) => file.trim()) : byName;
 
 // With DATABASE_URL the tests run on PostgreSQL: a report of its own, which stryker.score.mjs counts with SQLite's.
-// MUTATE_AGAIN: only these places again (file:start-end line ranges, comma-separated; the survivors after new tests), into a
-// report of its own ("-again-<time>"), which stryker.score.mjs counts with the full run's.
+// MUTATE_AGAIN: only these places again (file:start-end line ranges, comma-separated: the survivors' lines after new tests;
+// a mutant spanning lines is run again only when all its lines are in a range), into a report of its own
+// ("-again-<time>"), which stryker.score.mjs counts with the full run's: minutes instead of the folder's hour.
 const again = (process.env.MUTATE_AGAIN ?? '').split(',').map((place) => place.trim()).filter(Boolean);
 const stamp = new Date().toISOString().slice(0, 19).replace(/\D/g, '');
 const report = `reports/mutation/${folder.replaceAll('/', '-')}${process.env.DATABASE_URL ? '-postgres' : ''}${again.length ? `-again-${stamp}` : ''}`;
