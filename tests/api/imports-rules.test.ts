@@ -11,21 +11,13 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '../../resources/messages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf } from '../helpers/fixtures.js';
+import { closedPort, operatorLogin, operatorWithRole, signUpCustomer, someIp, teamMemberOf } from '../helpers/fixtures.js';
 import { GiB, MiB, mailFixtures } from '../helpers/mail-fixtures.js';
 import { doveadmHash } from '../helpers/postfixadmin.js';
 
 let t: TestApp;
 let root: string;
 let mail: ReturnType<typeof mailFixtures>;
-/** A port nothing listens on: the old servers of these copies are "down". */
-async function closedPort() {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   // Mail copy set up, allowed to reach this machine only (the old servers below).

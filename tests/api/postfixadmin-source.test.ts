@@ -5,11 +5,10 @@
  * what goes wrong while connecting is told in a few translated messages, never the driver's text.
  * Against real MariaDB and PostgreSQL servers.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageText } from '../../resources/messages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { operatorLogin } from '../helpers/fixtures.js';
+import { closedPort, operatorLogin } from '../helpers/fixtures.js';
 import { freshPostfixAdmin, type SourceKind } from '../helpers/postfixadmin.js';
 
 const servers = { mariadb: 'mysql://root@127.0.0.1:3306', postgres: 'postgres://postgres@127.0.0.1:5432' };
@@ -22,14 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A port nothing listens on. */
-async function closedPort() {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.each(['mariadb', 'postgres'] as SourceKind[])('The PostfixAdmin source on %s', (kind) => {
   let source: Awaited<ReturnType<typeof freshPostfixAdmin>>;
