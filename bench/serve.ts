@@ -2,7 +2,7 @@
  * Child process of the bench: serves Maildesk and the bare reference server side by side on
  * the same database (so that the load generator in the parent does not share their event
  * loop), or measures one start-up. Prints one JSON line on stdout.
- *   serve   <options json>            → {"maildesk": port, "bare": port}, then runs until killed
+ *   serve   <options json> [maildesk|bare] → {"maildesk": port, "bare": port} (or the one named), then runs until killed
  *   startup maildesk|bare <options>   → {"ms": time from opening the database to listening}
  */
 import { startMaildesk } from '../server/start.js';
@@ -33,11 +33,13 @@ const portOf = (app: { server: { address(): unknown } }) => (app.server.address(
 
 if (mode === 'serve') {
   const database = JSON.parse(rest[0]) as BenchDatabase;
-  const [a, b] = [await maildesk(database), await bare(database)];
-  await a.startJobs();
-  console.log(JSON.stringify({ maildesk: portOf(a.app), bare: portOf(b) }));
+  const only = rest[1] as 'maildesk' | 'bare' | undefined;
+  const a = only === 'bare' ? undefined : await maildesk(database);
+  const b = only === 'maildesk' ? undefined : await bare(database);
+  await a?.startJobs();
+  console.log(JSON.stringify({ ...(a ? { maildesk: portOf(a.app) } : {}), ...(b ? { bare: portOf(b) } : {}) }));
   process.on('SIGTERM', async () => {
-    await Promise.all([a.close(), b.close()]);
+    await Promise.all([a?.close(), b?.close()]);
     process.exit(0);
   });
 } else if (mode === 'startup') {
