@@ -29,11 +29,19 @@ const TIMEOUT_MS = 5000;
 /** A mail-server lookup slower than this would hold up every message (they are index reads: a few ms). */
 const SLOW_LOOKUP_MS = 500;
 
+/** What a check that waited in vain says, in either language. */
+class NoAnswer extends Error {
+  constructor(readonly seconds: number) {
+    super(`no answer within ${seconds} s`);
+  }
+}
+
 const within = <T>(promise: Promise<T>, ms = TIMEOUT_MS) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms).unref())]);
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new NoAnswer(ms / 1000)), ms).unref())]);
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
-const same = (text: string): Words => ({ en: text, zh: text });
+/** The same in Chinese: our own time-out translated; a library's or the system's message is shown as it came. */
+const messageZh = (error: unknown) => (error instanceof NoAnswer ? `${error.seconds} 秒内无应答` : message(error));
 /** A URL as shown: without its password. */
 const shown = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
@@ -48,7 +56,7 @@ async function databaseChecks(ctx: DoctorContext, findings: Finding[]): Promise<
   try {
     await within(sql`select 1`.execute(database.db));
   } catch (error) {
-    findings.push({ check: 'database', outcome: 'fail', words: { en: `${where} does not answer: ${message(error)}`, zh: `${where} 无应答：${message(error)}` } });
+    findings.push({ check: 'database', outcome: 'fail', words: { en: `${where} does not answer: ${message(error)}`, zh: `${where} 无应答：${messageZh(error)}` } });
     await database.close().catch(() => undefined);
     return undefined;
   }
@@ -80,7 +88,7 @@ async function mailLookupChecks(ctx: DoctorContext, database: DatabaseHandle, fi
     try {
       await within(sql.raw(fill(query)).execute(database.db));
     } catch (error) {
-      findings.push({ check: 'mail lookups', outcome: 'fail', words: { en: `${name} fails: ${message(error)}`, zh: `${name} 出错：${message(error)}` } });
+      findings.push({ check: 'mail lookups', outcome: 'fail', words: { en: `${name} fails: ${message(error)}`, zh: `${name} 出错：${messageZh(error)}` } });
       return;
     }
     if (Date.now() - started > SLOW_LOOKUP_MS) slow.push(`${name} ${Date.now() - started} ms`);
@@ -97,9 +105,9 @@ async function smtpCheck(ctx: DoctorContext, findings: Finding[]) {
   const transport = nodemailer.createTransport(ctx.config.smtpUrl);
   try {
     await within(transport.verify());
-    findings.push({ check: 'smtp', outcome: 'ok', words: same(`${shown(ctx.config.smtpUrl)} answers`) });
+    findings.push({ check: 'smtp', outcome: 'ok', words: { en: `${shown(ctx.config.smtpUrl)} answers`, zh: `${shown(ctx.config.smtpUrl)} 有应答` } });
   } catch (error) {
-    findings.push({ check: 'smtp', outcome: 'fail', words: { en: `${shown(ctx.config.smtpUrl)}: ${message(error)}`, zh: `${shown(ctx.config.smtpUrl)}：${message(error)}` } });
+    findings.push({ check: 'smtp', outcome: 'fail', words: { en: `${shown(ctx.config.smtpUrl)}: ${message(error)}`, zh: `${shown(ctx.config.smtpUrl)}：${messageZh(error)}` } });
   } finally {
     transport.close();
   }
@@ -117,7 +125,7 @@ async function dnsCheck(ctx: DoctorContext, findings: Finding[]) {
     });
     findings.push({ check: 'dns', outcome: 'ok', words: { en: `${servers} answers`, zh: `${servers} 有应答` } });
   } catch (error) {
-    findings.push({ check: 'dns', outcome: 'fail', words: { en: `${servers}: ${message(error)} (DNS_SERVERS)`, zh: `${servers}：${message(error)}（DNS_SERVERS）` } });
+    findings.push({ check: 'dns', outcome: 'fail', words: { en: `${servers}: ${message(error)} (DNS_SERVERS)`, zh: `${servers}：${messageZh(error)}（DNS_SERVERS）` } });
   }
 }
 
@@ -128,7 +136,7 @@ async function filesCheck(ctx: DoctorContext, database: DatabaseHandle, findings
     const where = ctx.config.s3 ? `S3 bucket ${ctx.config.s3.bucket}` : 'database';
     findings.push({ check: 'files', outcome: 'ok', words: { en: `kept in the ${where}`, zh: `保存在${ctx.config.s3 ? `存储桶 ${ctx.config.s3.bucket}` : '数据库'}中` } });
   } catch (error) {
-    findings.push({ check: 'files', outcome: 'fail', words: { en: `the file store does not answer: ${message(error)}`, zh: `文件存储无应答：${message(error)}` } });
+    findings.push({ check: 'files', outcome: 'fail', words: { en: `the file store does not answer: ${message(error)}`, zh: `文件存储无应答：${messageZh(error)}` } });
   }
 }
 
@@ -138,11 +146,16 @@ async function redisCheck(ctx: DoctorContext, findings: Finding[]) {
   client.on('error', () => undefined);
   try {
     await within(client.connect().then(() => client.ping()));
-    findings.push({ check: 'redis', outcome: 'ok', words: same(`${shown(ctx.config.redisUrl)} answers`) });
+    findings.push({ check: 'redis', outcome: 'ok', words: { en: `${shown(ctx.config.redisUrl)} answers`, zh: `${shown(ctx.config.redisUrl)} 有应答` } });
   } catch (error) {
-    findings.push({ check: 'redis', outcome: 'fail', words: { en: `${shown(ctx.config.redisUrl)}: ${message(error)}`, zh: `${shown(ctx.config.redisUrl)}：${message(error)}` } });
+    findings.push({ check: 'redis', outcome: 'fail', words: { en: `${shown(ctx.config.redisUrl)}: ${message(error)}`, zh: `${shown(ctx.config.redisUrl)}：${messageZh(error)}` } });
   } finally {
-    await client.disconnect().catch(() => undefined);
+    // When the connection never opened, disconnect() throws at once (not a rejected promise): the finding stands.
+    try {
+      await client.disconnect();
+    } catch {
+      // nothing to close
+    }
   }
 }
 
