@@ -17,6 +17,7 @@ import { registryOf } from '../../server/jobs/housekeeping.js';
 import { queueBase } from '../../server/jobs/registry.js';
 import { moveFilesFromDisk, moveFilesJob, moveFilesLeftOnDisk } from '../../server/operations/move-files.js';
 import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
+import { sample } from '../helpers/metrics.js';
 
 const postgresServer = process.env.DATABASE_URL;
 const METRICS_TOKEN = 'metrics-rules-token-3c2b1a';
@@ -37,17 +38,6 @@ const figures = async (app = t) => {
   return answer.body;
 };
 
-/** The value of one sample in Prometheus text, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? '').split(',').filter(Boolean);
-    if (wanted.every((w) => have.includes(w))) return Number(match[3]);
-  }
-  return undefined;
-}
 /** Every sample line of one metric. */
 const linesOf = (text: string, name: string) => text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
 

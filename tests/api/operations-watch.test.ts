@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
 import { signUpCustomer } from '../helpers/fixtures.js';
+import { sample } from '../helpers/metrics.js';
 
 const METRICS_TOKEN = 'metrics-token-0f9a8b7c6d5e';
 const lines: string[] = [];
@@ -17,18 +18,6 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const scrape = (headers: Record<string, string> = { authorization: `Bearer ${METRICS_TOKEN}` }, remoteAddress = '127.0.0.1') => t.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress });
-
-/** The value of one sample in Prometheus text, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? '').split(',').filter(Boolean);
-    if (wanted.every((w) => have.includes(w))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('/metrics', () => {
   it('When scraped after known calls, then it counts them by call and status, with latencies, sign-in failures, jobs, mail and the pool', async () => {
