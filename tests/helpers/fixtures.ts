@@ -1,6 +1,5 @@
 /** Data factories: accounts made through the API, the way a person would make them. */
 import crypto from 'node:crypto';
-import net from 'node:net';
 import { ROOT, type TestApp } from './app.js';
 
 export const uniqueEmail = (prefix = 'customer') => `${prefix}-${crypto.randomBytes(4).toString('hex')}@example.com`;
@@ -52,11 +51,5 @@ export async function teamMemberOf(t: TestApp, customer: Pick<CustomerSession, '
   return { id: accepted.data.id as number, email, password, token: accepted.data.token as string, invitationToken };
 }
 
-/** A port nothing listens on (an old server that is down). */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A port nothing listens on (an old server that is down): a free one, chosen and let go. */
+export { freePort as closedPort } from './smtp-sink.js';
