@@ -1,4 +1,4 @@
-import { defineResource, GiB, MAX_QUOTA_BYTES, MiB, superadminOnly, staff, supportStaff } from './define.js';
+import { defineResource, GiB, idSchema, MAX_QUOTA_BYTES, MiB, superadminOnly, staff, supportStaff } from './define.js';
 
 export const locales = ['zh', 'en'] as const;
 export type Locale = (typeof locales)[number];
@@ -20,6 +20,8 @@ export const customer = defineResource({
     points: { kind: 'integer', writable: 'never', list: true, sortable: true },
     storage_max: { kind: 'bytes', min: MiB, max: MAX_QUOTA_BYTES, default: GiB, list: true, sortable: true },
     locale: { kind: 'enum', choices: locales, default: 'zh' },
+    /** The mail store an operator chose for its new mailboxes; none: the placement rule's least used store. */
+    mail_store_id: { kind: 'reference', reference: 'mail_store', schema: idSchema.nullable(), shownIn: 'manage', list: 'wide' },
     // Not a list column: the list must leave room for its edit and delete buttons at 1280 px.
     last_login_at: { kind: 'datetime', writable: 'never', sortable: true },
     created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },

@@ -68,6 +68,8 @@ export interface Field {
   default?: unknown;
   /** Only this area's calls accept the field (e.g. limits that operators set). */
   writableIn?: Area;
+  /** Only this area's calls and screens have the field at all (where a mailbox's mail is kept is the operators' business). */
+  shownIn?: Area;
   /** Not a column of the table: read from the resource's `view`, written by its behaviour. */
   virtual?: boolean;
 }
@@ -130,6 +132,12 @@ export function defineResource<const R extends ResourceDeclaration>(resource: R)
   }
   if (resource.mail && !resource.mailboxScope) throw new Error(`${resource.name}: the mailbox owners' area needs mailboxScope`);
   return resource;
+}
+
+/** The declaration as one area has it: without the fields shown only in another area (`shownIn`). */
+export function inArea<R extends ResourceDeclaration>(resource: R, area: Area): R {
+  const fields = Object.entries(resource.fields).filter(([, f]) => !f.shownIn || f.shownIn === area);
+  return fields.length === Object.keys(resource.fields).length ? resource : { ...resource, fields: Object.fromEntries(fields) };
 }
 
 /** Operator role sets used by several declarations. */

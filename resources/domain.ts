@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, MAX_QUOTA_BYTES, staff, superadminOnly, supportStaff } from './define.js';
+import { defineResource, idSchema, MAX_QUOTA_BYTES, staff, superadminOnly, supportStaff } from './define.js';
 
 export const domainStatuses = ['pending', 'active', 'suspended'] as const;
 export type DomainStatus = (typeof domainStatuses)[number];
@@ -44,6 +44,8 @@ export const domain = defineResource({
     note: { kind: 'text', min: 0, max: 500, default: '' },
     /** The domain's mailboxes may sign in to the mailbox owners' area (/mail); off ends their sessions. */
     mailbox_area: { kind: 'boolean', default: 1, list: 'wide' },
+    /** The mail store an operator chose for its new mailboxes; none: the placement rule's least used store. */
+    mail_store_id: { kind: 'reference', reference: 'mail_store', schema: idSchema.nullable(), shownIn: 'manage', list: 'wide' },
     created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },

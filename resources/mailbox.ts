@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource, MAX_QUOTA_BYTES, MiB, staff, supportStaff } from './define.js';
+import { placements } from './mail_store.js';
 
 /** A local part as Postfix and Dovecot take it: dot-atom, lower case, at most 64 characters. */
 export const localPartPattern = /^[a-z0-9!#$%&'*+=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+=?^_`{|}~-]+)*$/;
@@ -35,6 +36,9 @@ export const mailbox = defineResource({
     /** How many app passwords the owner made (never their values). */
     app_passwords: { kind: 'integer', writable: 'never', virtual: true, list: 'wide' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
+    /** The mail store its mail lives on, and why it was placed there (server/mail/stores/placement.ts). */
+    store_id: { kind: 'reference', reference: 'mail_store', writable: 'never', shownIn: 'manage', list: true, filter: 'eq' },
+    placement: { kind: 'enum', choices: placements, writable: 'never', shownIn: 'manage', list: 'wide' },
     created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },
   },

@@ -68,6 +68,9 @@ export const serverMessagesEn = {
     capacity_in_use: 'The mailboxes need %{allocated_text} of quota; the capacity would fall to %{capacity_text}. Lower their quotas first (on the mailboxes\' pages).',
     domain_suspended: 'The domain %{domain} is suspended. Please contact support.',
     domain_not_empty: 'The domain %{domain} still has mailboxes, aliases or alias domains. Delete them first.',
+    // Mail stores
+    no_mail_store: 'No mail store takes new mailboxes now: every one is draining, down or full. An operator must add a store or room first.',
+    mail_store_in_use: 'Mail is still kept on the store %{store} (mailboxes, or deleted mailboxes that can be restored). Move them off it first.',
     domain_not_verified: 'The verification record was not found in DNS yet. Publish a TXT record at %{host} with the value %{value}, then try again.',
     // DKIM key rotation (mail server)
     dkim_next_not_published: 'The new DKIM key is not in DNS yet. Publish a TXT record at %{host} with the value %{value}, wait until it is visible, then switch again.',
@@ -166,6 +169,7 @@ export const serverMessagesEn = {
     confirmation_wrong: 'This is neither your password nor the current code from your authenticator app',
     local_part: 'Use letters, digits and . ! # $ % & \' * + = ? ^ _ ` { | } ~ - (no dot at the start or end, no two dots together)',
     invalid_domain: 'Not a valid domain name',
+    host_address: 'Enter a host name (store1.example.net) or an IP address',
     not_a_customer: 'Not a customer account',
     unknown_domain: 'No such domain among yours',
     quota_above_storage_max: 'At most %{max_text} per mailbox: the account\'s largest mailbox quota. The customer raises it under Profile › Largest quota of one mailbox; operators on the customer\'s page.',

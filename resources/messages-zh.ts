@@ -69,6 +69,9 @@ export const serverMessagesZh: ServerMessages = {
     capacity_in_use: '邮箱配额共需 %{allocated_text}，容量将降到 %{capacity_text}。请先（在各邮箱页面）降低邮箱配额。',
     domain_suspended: '域名 %{domain} 已被暂停，请联系客服。',
     domain_not_empty: '域名 %{domain} 下还有邮箱、别名或别名域名，请先删除它们。',
+    // 邮件存储
+    no_mail_store: '现在没有可以接收新邮箱的邮件存储：所有存储都在迁出、已停机或已满。请管理员先添加存储或扩容。',
+    mail_store_in_use: '存储 %{store} 上仍保存着邮件（邮箱，或仍可恢复的已删除邮箱）。请先把它们迁走。',
     domain_not_verified: '还没有在 DNS 中找到验证记录。请在 %{host} 添加 TXT 记录，值为 %{value}，然后重试。',
     // DKIM 密钥轮换（邮件服务器）
     dkim_next_not_published: '新的 DKIM 密钥还不在 DNS 中。请在 %{host} 添加 TXT 记录，值为 %{value}，生效后再切换。',
@@ -167,6 +170,7 @@ export const serverMessagesZh: ServerMessages = {
     confirmation_wrong: '这既不是您的密码，也不是身份验证器应用中当前的验证码',
     local_part: '只能使用字母、数字和 . ! # $ % & \' * + = ? ^ _ ` { | } ~ -（不能以点开头或结尾，不能有连续的点）',
     invalid_domain: '域名格式不正确',
+    host_address: '请输入主机名（如 store1.example.net）或 IP 地址',
     not_a_customer: '不是客户账户',
     unknown_domain: '您的域名中没有这个域名',
     quota_above_storage_max: '每个邮箱最多 %{max_text}：这是该账户的单个邮箱最大容量。客户可在“个人资料 › 单个邮箱最大容量”中提高，运营人员可在该客户的页面中修改。',

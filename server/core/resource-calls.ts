@@ -8,6 +8,7 @@ import {
   areas,
   fieldSchema,
   idSchema,
+  inArea,
   operations,
   pathOf,
   type Area,
@@ -92,11 +93,12 @@ export interface ServerResource {
 
 export const idInput = z.object({ id: idSchema });
 
-export function resourceCalls(resource: ResourceDeclaration, behaviour: ResourceBehaviour = {}): CallSpec<any, any>[] {
+export function resourceCalls(declared: ResourceDeclaration, behaviour: ResourceBehaviour = {}): CallSpec<any, any>[] {
   const calls: CallSpec<any, any>[] = [];
   for (const area of areas) {
-    const config = resource[area];
+    const config = declared[area];
     if (!config) continue;
+    const resource = inArea(declared, area);
     const accessOf = (op: Operation) => config[op] as CustomerAccess | readonly OperatorRole[] | MailboxAccess | undefined;
     const baseOf = (op: string, access: CustomerAccess | readonly OperatorRole[] | MailboxAccess) => ({
       path: `/api/${area}/${pathOf(resource, area)}/${op}`,

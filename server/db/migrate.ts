@@ -30,6 +30,7 @@ import { domainHealth } from './migrations/0027_domain_health.js';
 import { searchEveryList } from './migrations/0028_search_every_list.js';
 import { refusalDetailParams } from './migrations/0029_refusal_detail_params.js';
 import { allowedSendersInSieve } from './migrations/0030_allowed_senders_in_sieve.js';
+import { mailStores } from './migrations/0031_mail_stores.js';
 
 /** Migrations in order; each is written once and never edited after it lands. */
 function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migration> {
@@ -64,6 +65,7 @@ function migrations(dialect: DatabaseHandle['dialect']): Record<string, Migratio
     '0028_search_every_list': searchEveryList(dialect),
     '0029_refusal_detail_params': refusalDetailParams(),
     '0030_allowed_senders_in_sieve': allowedSendersInSieve(dialect),
+    '0031_mail_stores': mailStores(dialect),
   };
 }
 

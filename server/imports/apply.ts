@@ -11,6 +11,7 @@ import { dkimKeyPair, selectorOf } from '../mail/dkim.js';
 import { unicodeDomain } from '../mail/names.js';
 import { noRules, scriptIdOf, sieveScript, type MailboxRules } from '../mail/rules.js';
 import { ownAddressesOf } from '../mail/mailbox-rules.js';
+import { placeMailbox, type StorePlace } from '../mail/stores/placement.js';
 import { now } from '../core/time.js';
 import { checkAgainstHere } from './against-here.js';
 import type { ImportItem, ItemKind } from './items.js';
@@ -40,9 +41,9 @@ async function keysFor(items: ImportItem[]) {
 }
 
 async function domainIds(trx: Db, names: string[]) {
-  if (names.length === 0) return new Map<string, { id: number; name_unicode: string }>();
-  const rows = await trx.selectFrom('domain').select(['id', 'name', 'name_unicode']).where('name', 'in', oneOf(trx, [...new Set(names)])).execute();
-  return new Map(rows.map((r) => [r.name, { id: Number(r.id), name_unicode: r.name_unicode }]));
+  if (names.length === 0) return new Map<string, { id: number; name_unicode: string; owner_id: number; mail_store_id: number | null }>();
+  const rows = await trx.selectFrom('domain').select(['id', 'name', 'name_unicode', 'owner_id', 'mail_store_id']).where('name', 'in', oneOf(trx, [...new Set(names)])).execute();
+  return new Map(rows.map((r) => [r.name, { id: Number(r.id), name_unicode: r.name_unicode, owner_id: Number(r.owner_id), mail_store_id: r.mail_store_id }]));
 }
 
 /**
@@ -95,10 +96,14 @@ export async function applyBatch(trx: Db, batch: ImportItem[], keys: Awaited<Ret
 
   const mailboxes = of('mailbox');
   if (mailboxes.length) {
+    // Placed as the panel places a new mailbox, once per domain of the batch.
+    const places = new Map<string, StorePlace>();
+    for (const name of new Set(mailboxes.map((m) => domainOf(m.address)))) places.set(name, await placeMailbox(trx, ids.get(name)!));
     await trx
       .insertInto('mailbox')
       .values(
         mailboxes.map((m) => ({
+          ...places.get(domainOf(m.address))!,
           owner_id: m.owner_id,
           domain_id: ids.get(domainOf(m.address))!.id,
           local_part: localOf(m.address),

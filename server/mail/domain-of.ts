@@ -3,7 +3,7 @@ import { AppError, notFound } from '../core/errors.js';
 import type { WriteContext } from '../core/resource-calls.js';
 import type { Db } from '../db/index.js';
 
-const usedColumns = ['id', 'owner_id', 'name', 'name_unicode', 'status', 'max_mailboxes', 'max_aliases', 'max_quota'] as const;
+const usedColumns = ['id', 'owner_id', 'name', 'name_unicode', 'status', 'max_mailboxes', 'max_aliases', 'max_quota', 'mail_store_id'] as const;
 
 /**
  * The domain with that id, if the caller's customer owns it (any customer's for operators).

@@ -83,6 +83,8 @@ export async function retireMailboxes(ctx: WriteContext, which: { mailboxId: num
         deleted_by: by.actor_name,
         purge_after: purgeAfter.toISOString(),
         store_path: mailboxHome(config.mailDir, box.domain, box.local_part),
+        store_id: box.store_id,
+        placement: box.placement,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -163,6 +165,9 @@ export async function restoreDeletedMailbox(ctx: CallContext<'operator'>, id: nu
         quota: row.quota,
         active: row.active,
         delivery_checked_at: row.delivery_checked_at,
+        // Where its mail still is.
+        store_id: row.store_id,
+        placement: row.placement,
         created_at: row.mailbox_created_at,
         updated_at: at,
       })

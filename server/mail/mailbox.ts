@@ -5,6 +5,7 @@ import { allocationFrom, allocationReads, checkMailboxQuota } from '../storage/c
 import { checkLimit, usableDomain } from './domain-of.js';
 import { heldStates, refuseHeldAddress, retireMailboxes } from './mailbox-deletion.js';
 import { hashMailboxPassword } from './mailbox-password.js';
+import { placeMailbox } from './stores/placement.js';
 import { endMailboxSessions } from '../mailbox-owners/sessions.js';
 
 /**
@@ -66,6 +67,7 @@ export const mailboxBehaviour: ResourceBehaviour = {
       address: `${input.local_part}@${domain.name}`,
       address_unicode: `${input.local_part}@${domain.name_unicode}`,
       quota,
+      ...(await placeMailbox(ctx.trx, domain)),
     };
   },
   async check(change, ctx) {

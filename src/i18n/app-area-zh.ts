@@ -532,6 +532,7 @@ export const appAreaZh: AppAreaMessages = {
     enum: {
       action: { allow: '允许', block: '拦截' },
       status: { active: '启用', disabled: '停用', sent: '已发送', failed: '失败', pending: '待处理', suspended: '已暂停', pending_payment: '待支付', paid: '已支付', fulfilled: '已完成', cancelled: '已取消', expired: '已过期', refunded: '已退款', open: '待回复', answered: '已回复', waiting_customer: '等待客户', closed: '已关闭' },
+      placement: { domain: '域名指定的存储', customer: '客户指定的存储', least_used: '用量最少的存储', only_store: '唯一的存储' },
       verified_by: { dns: 'DNS 记录', operator: '管理员' },
       source: { grant: '赠送', order: '订单' },
       role: { superadmin: '超级管理员', support: '客服', billing: '财务' },
@@ -546,7 +547,7 @@ export const appAreaZh: AppAreaMessages = {
       priority: { low: '低', normal: '普通', high: '高', urgent: '紧急' },
       link_type: { domain: '域名', email: '邮箱', order: '订单' },
       last_reply_by: { customer: '客户', operator: '客服' },
-      state: { pending: '可恢复', purging: '正在清除邮件', purged: '邮件已清除', archived: '邮件已归档', restored: '已恢复' },
+      state: { active: '启用', draining: '迁出中', down: '停机', pending: '可恢复', purging: '正在清除邮件', purged: '邮件已清除', archived: '邮件已归档', restored: '已恢复' },
       deleted_by_type: { customer: '客户', team_member: '团队成员', operator: '管理员', mailbox: '邮箱用户', anonymous: '访客', system: '系统' },
       outcome: { removed: '已从磁盘删除', archived: '已移入归档', nothing_on_disk: '磁盘上没有邮件' },
     },

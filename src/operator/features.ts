@@ -9,7 +9,7 @@ import { apiKeysPage } from '../apiKeys/ApiKeysPage';
 import { signedInPage } from '../signedIn/SignedInPage';
 import type { AreaEntry } from '../area/features';
 import { jobsPage } from '../jobs';
-import { aliasDomains, aliases, deletedMailboxes, domains, mailboxes } from '../mail';
+import { aliasDomains, aliases, deletedMailboxes, domains, mailboxes, mailStores } from '../mail';
 import { sendLog, emailTemplates } from '../outbox';
 import { orders, pointsLedger, products, promotions } from '../shop';
 import { operatorSecurityPage } from '../security';
@@ -32,5 +32,5 @@ export const operatorFeatures: readonly AreaEntry[] = [
   { group: 'mail', label: 'app.menu.mail', icon: MailIcon, features: [domains, mailboxes, deletedMailboxes, aliases, aliasDomains, spamLists, operatorSpamPage, operatorReportsPage, importWizardPage, operatorCsvPage] },
   { group: 'shop', label: 'app.menu.shop', icon: StorefrontIcon, features: [products, promotions, orders, pointsLedger] },
   { group: 'support', label: 'app.menu.support', icon: SupportAgentIcon, features: [tickets, cannedReplies, guestMessages] },
-  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },
+  { group: 'system', label: 'app.menu.system', icon: SettingsIcon, features: [operators, operatorSecurityPage, mailServerPage, mailStores, emailTemplates, sendLog, jobsPage, signedInPage, apiKeysPage('manage')] },
 ];

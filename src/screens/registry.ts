@@ -3,7 +3,7 @@
  * access in an area gets a screen there, named by its page path (react-admin's resource name),
  * and talks to the API path of that area.
  */
-import type { Area, AreaConfig, Field, Operation, ResourceDeclaration } from '../../resources/define';
+import { inArea, type Area, type AreaConfig, type Field, type Operation, type ResourceDeclaration } from '../../resources/define';
 import type { Screen, ScreenFeature } from './screen';
 
 /** The screen of a feature's resource in an area, or none when the area has no access to it. */
@@ -14,7 +14,7 @@ export function screenOf(area: Area, { declaration, extension = {}, icon }: Scre
   return {
     area,
     name: config.page ?? apiPath,
-    declaration,
+    declaration: inArea(declaration, area),
     config,
     apiBase: `/api/${area}/${apiPath}`,
     listVia: config.listVia ?? 'body',

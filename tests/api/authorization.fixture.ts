@@ -99,6 +99,7 @@ export async function buildFixture(t: TestApp) {
     logEntryOfA: () => newest('/api/admin/log/list', accounts.customerA.token),
     operator: () => created(t.post('/api/manage/admin/create', { username: `op${crypto.randomBytes(4).toString('hex')}`, password: 'operator-pass-1', role: 'support' }, { token: root }), 'operator'),
     customer: () => created(t.post('/api/manage/user/create', { email: uniqueEmail(), password: 'customer-pass-1' }, { token: root }), 'customer'),
+    mailStore: () => created(t.post('/api/manage/mail_store/create', { name: `s${crypto.randomBytes(4).toString('hex')}`, address: 'store.example.net' }, { token: root }), 'mail store'),
     template: () => created(t.post('/api/manage/email_template/create', { key: `k${crypto.randomBytes(4).toString('hex')}`, locale: 'en', subject: 'S', body: 'B' }, { token: root }), 'template'),
     async sendLogEntry() {
       await t.post('/api/admin/login/register', { email: uniqueEmail('mailed'), password: 'password-123' }, { ip: someIp() });

@@ -9,6 +9,7 @@
  * Outcomes: ok (code 0), session (20000: not a session of this area), forbidden (40300),
  * not_found (40400: another customer's record), public (answered without a session).
  */
+import crypto from 'node:crypto';
 import type { Fixture } from './authorization.fixture.js';
 
 export const callers = ['anonymous', 'customerA', 'customerB', 'memberA', 'superadmin', 'support', 'billing', 'mailboxA', 'mailboxB'] as const;
@@ -428,6 +429,12 @@ export const matrix: MatrixRow[] = [
   { call: 'POST /api/manage/ticket/delete', input: async (fx) => ({ id: await fx.newTicketOfMemberA() }), expect: operatorArea() },
   { call: 'POST /api/manage/ticket/append_message', input: async (fx) => ({ id: await fx.ticketOfMemberA(), body: 'Note', internal: true }), expect: allStaff },
   { call: 'GET /api/manage/ticket/attachment', input: async (fx) => ({ id: await fx.attachmentOfMemberA() }), expect: allStaff },
+  // Mail stores: every operator reads them; only superadmins register, change or remove one.
+  { call: 'POST /api/manage/mail_store/list', input: () => ({}), expect: allStaff },
+  { call: 'GET /api/manage/mail_store/get', input: async (fx) => ({ id: await fx.mailStore() }), expect: allStaff },
+  { call: 'POST /api/manage/mail_store/create', input: () => ({ name: `n${crypto.randomBytes(4).toString('hex')}`, address: '10.1.2.3' }), expect: operatorArea() },
+  { call: 'POST /api/manage/mail_store/update', input: async (fx) => ({ id: await fx.mailStore(), note: 'rack 4' }), expect: operatorArea() },
+  { call: 'POST /api/manage/mail_store/delete', input: async (fx) => ({ id: await fx.mailStore() }), expect: operatorArea() },
   { call: 'POST /api/manage/canned_reply/list', input: () => ({}), expect: allStaff },
   { call: 'GET /api/manage/canned_reply/get', input: async (fx) => ({ id: await fx.cannedReply() }), expect: allStaff },
   { call: 'POST /api/manage/canned_reply/create', input: () => ({ title: 'Hello', body: 'Hello!' }), expect: operatorArea('support') },

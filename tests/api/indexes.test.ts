@@ -138,10 +138,17 @@ async function planProblems(compiled: { sql: string; parameters: readonly unknow
   return steps.filter((step) => step.startsWith('Seq Scan'));
 }
 
+// Tables of a few rows by nature, which the planners rightly read whole once statistics say so
+// (SQLite's PRAGMA optimize at start analyses a table that has rows).
+const fewRows: Record<string, string> = {
+  mail_store: 'the mail stores: one per mail host, tens at most',
+};
+
 it('When a list is read in any order, filter or search its declaration allows, then its page and its count read indexes (EXPLAIN)', async () => {
   const problems: string[] = [];
   const { db, dialect } = t.services;
   for (const resource of resources) {
+    if (fewRows[resource.name]) continue;
     const store = resourceStore(resource);
     for (const c of listCases(resource)) {
       const params = listParams.parse(c.params);
@@ -163,6 +170,7 @@ const smallTables: Record<string, string> = {
   canned_reply: "the support team's canned replies",
   // Empty here, the count reads the (scope, sender) unique index whole, which holds the searched column.
   spam_list: 'the sender lists (tens of entries per domain or mailbox)',
+  ...fewRows,
 };
 
 it('When a list is searched (a name: "User 42"), then its page and its count find the matches through the substring index of every searched column, not by walking the table in order (EXPLAIN)', async () => {

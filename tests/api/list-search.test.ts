@@ -76,6 +76,7 @@ beforeAll(async () => {
   await openTicket(t, customer.token, { subject: 'Mail does not arrive' });
   await openTicket(t, customer.token, { subject: 'Invoice question' });
   for (const title of ['Greeting', 'Closing words']) await ok(t.post('/api/manage/canned_reply/create', { title, body: 'Hello' }, { token: root }), 'canned reply');
+  for (const [name, address] of [['Store Alpha', 'alpha.stores.example'], ['Store Beta', '10.20.30.40']]) await ok(t.post('/api/manage/mail_store/create', { name, address }, { token: root }), 'mail store');
   for (const [name, subject] of [['Visitor One', 'Pricing'], ['Visitor Two', 'Partnership']]) {
     await ok(t.post('/api/message/send', { name, email: uniqueEmail('visitor'), subject, content: `About ${subject}` }, { ip: someIp() }), 'guest message');
   }

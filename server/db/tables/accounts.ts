@@ -28,6 +28,8 @@ export interface UserRow {
   storage_max: number;
   locale: string;
   last_login_at: Timestamp | null;
+  /** Customers: the store an operator chose for their new mailboxes (0031); null: the placement rule's. */
+  mail_store_id: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,5 +1,6 @@
 /** Hosted mail: what Postfix and Dovecot read (domains, mailboxes, aliases, alias domains), the usage Dovecot writes back, deleted mailboxes. */
 import type { Generated } from 'kysely';
+import type { MailStoreState, Placement } from '../../../resources/mail_store.js';
 import type { Id, Timestamp } from './columns.js';
 
 export interface DomainRow {
@@ -35,6 +36,8 @@ export interface DomainRow {
   receives_mail: Generated<number>;
   /** While this is an active alias domain of a domain that receives mail: that domain's name. */
   alias_target: Generated<string | null>;
+  /** The store an operator chose for the domain's new mailboxes (0031); null: the placement rule's. */
+  mail_store_id: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -53,6 +56,23 @@ export interface MailboxRow {
   delivery_checked_at: Timestamp | null;
   // Mail programs must use app passwords; the main password still signs in to the area (0018).
   app_passwords_only: Generated<number>;
+  // The store its mail lives on, and why it was placed there (0031).
+  store_id: Generated<number>;
+  placement: Generated<Placement>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MailStoreRow {
+  id: Id;
+  name: string;
+  address: string;
+  state: Generated<MailStoreState>;
+  capacity: number | null;
+  used_bytes: Generated<number>;
+  mailboxes: Generated<number>;
+  measured_at: Timestamp | null;
+  note: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -115,11 +135,15 @@ export interface DeletedMailboxRow {
   outcome: 'removed' | 'archived' | 'nothing_on_disk' | null;
   store_path: string;
   archive_path: string | null;
+  /** The mail store its mail is on, and why it was placed there: a restore brings it back there (0031). */
+  store_id: Generated<number>;
+  placement: Generated<Placement>;
 }
 
 export interface MailTables {
   domain: DomainRow;
   mailbox: MailboxRow;
+  mail_store: MailStoreRow;
   mailbox_usage: MailboxUsageRow;
   alias: AliasRow;
   alias_domain: AliasDomainRow;
