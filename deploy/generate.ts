@@ -10,14 +10,15 @@ import { pathToFileURL } from 'node:url';
 import { HelpRequested, parseOptions, type InstallOptions } from './options.js';
 import { dovecotDir, dovecotFiles } from './templates/dovecot.js';
 import { opendkimDir, opendkimFiles } from './templates/opendkim.js';
-import { mainCf, mapFile, mapNames, masterCf, postfixDir, srsRecipients, srsRecipientsFile, type MapKey } from './templates/postfix.js';
+import { mainCf, mapFile, mapNames, mapsOf, masterCf, postfixDir, srsRecipients, srsRecipientsFile } from './templates/postfix.js';
 import { postsrsdFiles } from './templates/postsrsd.js';
 import { reportsDir, reportsFiles } from './templates/reports.js';
 import { RSPAMD_USER, rspamdDir, rspamdFiles, rspamdLogFile } from './templates/rspamd.js';
 import { rolesSql } from './templates/postgres.js';
 
-/** File path → content, for every file of the installation. */
+/** File path → content, for every file of the installation (a store: Dovecot's alone). */
 export function installationFiles(o: InstallOptions): Record<string, string> {
+  if (o.role === 'store') return dovecotFiles(o);
   const files: Record<string, string> = {
     [path.join(postfixDir(o), 'main.cf')]: mainCf(o),
     [path.join(postfixDir(o), 'master.cf')]: masterCf(o),
@@ -30,7 +31,7 @@ export function installationFiles(o: InstallOptions): Record<string, string> {
     // The panel's MAIL_SERVER_TOKEN, which rspamd presents when it reads the maps and reports.
     [path.join(rspamdDir(o), 'panel-token')]: `${o.rspamd.panelToken}\n`,
   };
-  for (const key of Object.keys(mapNames) as MapKey[]) files[path.join(postfixDir(o), `maildesk-${mapNames[key]}.cf`)] = mapFile(o, key);
+  for (const key of mapsOf(o)) files[path.join(postfixDir(o), `maildesk-${mapNames[key]}.cf`)] = mapFile(o, key);
   if (o.db.kind === 'postgres') files[path.join(o.out, 'postgres-roles.sql')] = rolesSql(o.db);
   return files;
 }
@@ -69,7 +70,7 @@ export function writeInstallation(o: InstallOptions) {
     if (group && root) chownToGroup(file, group);
   }
   // Postfix does not make its queue directory itself (its subdirectories it does, at start).
-  if (root && !fs.existsSync(o.postfixQueueDir)) fs.mkdirSync(o.postfixQueueDir, { recursive: true, mode: 0o755 });
+  if (root && o.role !== 'store' && !fs.existsSync(o.postfixQueueDir)) fs.mkdirSync(o.postfixQueueDir, { recursive: true, mode: 0o755 });
   if (root) makeLogDirs(o);
 }
 
@@ -80,8 +81,10 @@ export function writeInstallation(o: InstallOptions) {
  */
 function makeLogDirs(o: InstallOptions) {
   const logFile = rspamdLogFile(o);
-  if (!o.logDir || !logFile) return;
+  if (!o.logDir) return;
   fs.mkdirSync(o.logDir, { recursive: true, mode: 0o755 });
+  // A store runs Dovecot alone.
+  if (!logFile || o.role === 'store') return;
   const dir = path.dirname(logFile);
   fs.mkdirSync(dir, { recursive: true, mode: 0o750 });
   fs.chmodSync(dir, 0o750);
@@ -103,7 +106,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const options = parseOptions(process.argv.slice(2));
     writeInstallation(options);
-    console.log(`Wrote the Postfix, Dovecot, OpenDKIM, rspamd and postsrsd configuration for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
+    const what = options.role === 'store' ? 'the Dovecot configuration of a mail store' : `the Postfix, Dovecot${options.role === 'front' ? ' (proxy)' : ''}, OpenDKIM, rspamd and postsrsd configuration${options.role === 'front' ? ' of a front host' : ''}`;
+    console.log(`Wrote ${what} for ${options.db.kind === 'sqlite' ? options.db.path : `PostgreSQL ${options.db.database}`} to ${options.out}`);
   } catch (error) {
     if (error instanceof HelpRequested) {
       console.log(error.message);

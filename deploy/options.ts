@@ -20,7 +20,14 @@ export interface PostgresTarget {
   opendkimPassword: string;
 }
 
+/** all: one host with everything; front: Postfix, rspamd, OpenDKIM and Dovecot proxying to the stores; store: Dovecot with LMTP and the mail. */
+export const roles = ['all', 'front', 'store'] as const;
+export type Role = (typeof roles)[number];
+
 export interface InstallOptions {
+  role: Role;
+  /** front: the stores' addresses, which hand it what Sieve rules send (reinject). store: the front's, whose clients' addresses Dovecot is told. */
+  peerNetworks: string;
   db: { kind: 'sqlite'; path: string } | ({ kind: 'postgres' } & PostgresTarget);
   out: string;
   mailDir: string;
@@ -100,6 +107,13 @@ export class HelpRequested extends Error {}
 
 export const usage = `Usage: npm run deploy:config -- --db sqlite:/path/maildesk.sqlite | --db postgres://host:port/database --out DIR
                              (--tls-cert FILE --tls-key FILE | --allow-plaintext) [options]
+  --role all|front|store  all (default): one host with everything. Several hosts (docs/scaling.md): front, the host mail
+                          programs and other servers reach (Postfix, rspamd, OpenDKIM, and Dovecot as a proxy that finds
+                          each mailbox's store in the database at every login and delivery); store, a host holding its
+                          share of the mailboxes (Dovecot with LMTP, IMAP and POP3 on --lmtp, --imap and --pop3, the same
+                          ports as the front's; registered as a mail store in the panel)
+  --peer-networks CIDRS   front: the stores' addresses (they hand it what Sieve rules send); store: the front's (whose
+                          clients' addresses Dovecot is told) (default 127.0.0.0/8)
   --mail-dir DIR          where mailboxes live (default /var/vmail)
   --mail-user NAME        system user owning the mail store (default vmail)
   --hostname NAME         the mail server's name, the customers' MX (default $MAIL_HOSTNAME)
@@ -214,9 +228,15 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const reportsChoice = (args.get('reports-address') ?? env.REPORTS_ADDRESS ?? `reports@${hostname}`).trim().toLowerCase();
   const reportsAddress = reportsChoice === 'none' ? '' : reportsChoice;
   if (reportsAddress && !/^[a-z0-9._+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(reportsAddress)) throw new Error(`--reports-address: expected an address such as reports@${hostname}, or "none"`);
+  const role = (args.get('role') ?? 'all') as Role;
+  if (!roles.includes(role)) throw new Error(`--role: all, front or store, not "${role}"`);
+  const peerNetworks = args.get('peer-networks') ?? '127.0.0.0/8';
+  if (!/^[0-9a-f.:/]+(,\s*[0-9a-f.:/]+)*$/i.test(peerNetworks)) throw new Error('--peer-networks: comma-separated addresses or CIDR ranges');
   const submissionRate = Number(args.get('submission-rate') ?? 60);
   if (!Number.isInteger(submissionRate) || submissionRate < 1) throw new Error('--submission-rate: a whole number of messages per minute, at least 1');
   return {
+    role,
+    peerNetworks: peerNetworks.replace(/\s+/g, ''),
     db: target,
     out: path.resolve(out),
     mailDir: path.resolve(args.get('mail-dir') ?? '/var/vmail'),

@@ -41,6 +41,9 @@ export const postfixMaps = {
     SELECT '552 5.2.2 Mailbox is full' FROM mail_mailbox_full WHERE address = (
       SELECT goto FROM mail_alias WHERE address IN ('%u@%d', (SELECT '%u@' || d FROM t), (SELECT '@' || d FROM t), '@%d')
       ORDER BY CASE WHEN address = '%u@%d' THEN 1 WHEN address = '@%d' THEN 4 WHEN substr(address, 1, 1) = '@' THEN 3 ELSE 2 END LIMIT 1)`.replace(/\s*\n\s*/g, ' '),
+  // A front host (--role front): each mailbox's mail goes by LMTP to its store, asked at every delivery
+  // (after the aliases resolved it). LMTP_PORT: the stores' --lmtp port, written in by the generator.
+  storeTransport: `SELECT 'lmtp:inet:' || lmtp_host || ':LMTP_PORT' FROM mail_mailbox_store WHERE address = '%s'`,
 } as const;
 
 /**
@@ -54,7 +57,7 @@ export const postfixMaps = {
  * mailboxes whose mail programs may use it (mail_mailbox_login: app_passwords_only = 0).
  * `%%` is a literal % in Dovecot's queries.
  */
-export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 'sqlite') {
+export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 'sqlite', proxy?: StoreProxy) {
   const home = mailboxHomeSql(mailDir);
   const now =
     kind === 'postgres'
@@ -62,13 +65,29 @@ export function dovecotQueries(mailDir: string, kind: 'sqlite' | 'postgres' = 's
       : `strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now')`;
   // PostgreSQL: through a view that exposes only the id and the two columns Dovecot may write.
   const useTable = kind === 'postgres' ? 'mail_app_password_use' : 'app_password';
+  const proxied = proxy ? `, ${proxyFields(proxy)}` : '';
   return {
-    password: `SELECT address AS user, password_hash AS password FROM mail_mailbox_login WHERE address = '%u'`,
-    appPassword: `SELECT address AS user, password_hash AS password, id AS maildesk_app_password FROM mail_app_password WHERE address = '%u' AND selector = '%4w'`,
+    password: `SELECT address AS user, password_hash AS password${proxied} FROM mail_mailbox_login WHERE address = '%u'`,
+    appPassword: `SELECT address AS user, password_hash AS password, id AS maildesk_app_password${proxied} FROM mail_app_password WHERE address = '%u' AND selector = '%4w'`,
     appPasswordUse: `UPDATE ${useTable} SET last_used_at = ${now}, last_used_ip = '%r' WHERE id = '%{passdb:maildesk_app_password}' RETURNING NULL AS password, 'Y' AS noauthenticate`,
     user: `SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mail_mailbox WHERE address = '%u'`,
     iterate: `SELECT address AS user FROM mail_mailbox`,
   };
+}
+
+/** How a front host's Dovecot reaches the stores: their IMAP/POP3 port is the login's own (%{real_lport}), over STARTTLS unless plaintext was allowed. */
+export interface StoreProxy {
+  starttls: boolean;
+}
+
+/**
+ * A front host's passdb fields (--role front): the login verified here is handed on to the mailbox's
+ * store, found at this login, with the password the client gave (the store verifies it again); a
+ * mailbox moved to another store is reached there at its next login.
+ */
+function proxyFields(proxy: StoreProxy) {
+  const tls = proxy.starttls ? `, 'any-cert' AS starttls` : '';
+  return `'y' AS proxy, (SELECT host FROM mail_mailbox_store WHERE address = '%u') AS host, '%{real_lport}' AS port${tls}`;
 }
 
 /**
@@ -93,8 +112,8 @@ export const sieveDict = {
 export const dkimKeys = { view: 'mail_dkim_key', key: 'domain', data: ['domain', 'selector', 'private_key'] } as const;
 
 /** Views and table each daemon may touch (PostgreSQL grants). */
-export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full', 'mail_held_mailbox'];
-export const dovecotReads = ['mail_mailbox', 'mail_mailbox_login', 'mail_app_password', sieveDict.view];
+export const postfixReads = ['mail_domain', 'mail_mailbox', 'mail_alias', 'mail_alias_domain', 'mail_mailbox_full', 'mail_held_mailbox', 'mail_mailbox_store'];
+export const dovecotReads = ['mail_mailbox', 'mail_mailbox_login', 'mail_app_password', sieveDict.view, 'mail_mailbox_store'];
 export const dovecotWrites = 'mailbox_usage';
 /** PostgreSQL: the view through which Dovecot records an app password's last use (id, last_used_at, last_used_ip). */
 export const dovecotUpdates = 'mail_app_password_use';

@@ -20,15 +20,13 @@ const reportsDomain = (o: InstallOptions) => o.reportsAddress!.split('@')[1];
 
 /** main.cf: the address accepted (as a relay domain's one recipient) and routed to the pipe. */
 export function reportsMainCf(o: InstallOptions) {
-  if (!o.reportsAddress) return { relayDomains: [], recipientMaps: [], lines: [] };
+  if (!o.reportsAddress) return { relayDomains: [], recipientMaps: [], transportMaps: [], lines: [] };
   return {
     relayDomains: [reportsDomain(o)],
     recipientMaps: [`inline:{ ${o.reportsAddress}=OK }`],
-    lines: [
-      // DMARC and TLS reports go to the panel (deploy/templates/reports.ts), one message per delivery.
-      `transport_maps = inline:{ ${o.reportsAddress}=${reportsService}: }`,
-      `${reportsService}_destination_recipient_limit = 1`,
-    ],
+    // DMARC and TLS reports go to the panel (deploy/templates/reports.ts), one message per delivery.
+    transportMaps: [`inline:{ ${o.reportsAddress}=${reportsService}: }`],
+    lines: [`${reportsService}_destination_recipient_limit = 1`],
   };
 }
 

@@ -31,6 +31,7 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
     localSender: `${s.mailbox}@${s.domain}`,
     quotaFull: `whoever@${s.aliasDomain}`,
     heldLogin: `${s.mailbox}@${s.domain}`,
+    storeTransport: `${s.mailbox}@${s.domain}`,
   };
   const dovecot = dovecotQueries('/var/vmail', kind);
   const user = `${s.mailbox}@${s.domain}`;
@@ -59,8 +60,9 @@ export function lookupQueries(s: LookupSample, kind: 'sqlite' | 'postgres' = 'sq
  * subquery of the lookup made, such as the UNION ALL of mail_alias after its index reads).
  */
 export function tableScans(dialect: 'sqlite' | 'postgres', plan: string[]): string[] {
-  // spam_default is one row (the operators' defaults): reading it whole is one page at any size.
-  if (dialect === 'postgres') return plan.filter((step) => /Seq Scan/.test(step) && !/Seq Scan on spam_default\b/.test(step));
+  // spam_default is one row (the operators' defaults), mail_store a row per mail host (tens at most):
+  // reading either whole is one page at any number of mailboxes.
+  if (dialect === 'postgres') return plan.filter((step) => /Seq Scan/.test(step) && !/Seq Scan on (spam_default|mail_store)\b/.test(step));
   const made = new Set(plan.flatMap((step) => /^\s*(?:CO-ROUTINE|MATERIALIZE) (.+)$/.exec(step)?.[1] ?? []));
   // SQLite names a table by its alias: the views read spam_default as g (migrations 0022 and 0030). With
   // planner statistics saying it has one row, SQLite reads it first, whole (as after any restart's PRAGMA optimize).

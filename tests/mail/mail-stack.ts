@@ -62,9 +62,9 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms 
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-const portOpen = (port: number) =>
+const portOpen = (port: number, host = '127.0.0.1') =>
   new Promise<true | undefined>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(port, host);
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(undefined));
   });
@@ -83,9 +83,14 @@ async function pgQuery(url: string, text: string) {
 
 export type Backend = 'sqlite' | 'postgres';
 
-/** What the outside world is: `relayhost` ("[127.0.0.1]:port"), where Postfix sends mail for other domains (an SMTP sink). */
+/**
+ * What the outside world is: `relayhost` ("[127.0.0.1]:port"), where Postfix sends mail for other domains (an SMTP sink).
+ * `stores`: several hosts (issue 34): this machine's Postfix and Dovecot are a front (deploy:config --role front), and
+ * that many mail stores (--role store), each its own Dovecot and mail directory on a loopback address of its own.
+ */
 export interface StackOptions {
   relayhost?: string;
+  stores?: number;
 }
 
 /** `panelEnv`: more of the panel's settings (e.g. MAILBOX_DELETE_MODE). */
@@ -229,6 +234,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   const sqlitePath = path.join(paths.data, 'maildesk.sqlite');
   const clamav = clamavInstalled();
   const db = backend === 'sqlite' ? `sqlite:${sqlitePath}` : databaseUrl!;
+  const stores = options.stores ?? 0;
+  // The daemons' database passwords, the same in the front's and the stores' configurations.
+  const rolePassword = crypto.randomBytes(12).toString('hex');
   const generated = await run(
     'npm',
     [
@@ -244,8 +252,9 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       '--rspamd-milter', `127.0.0.1:${ports.rspamdMilter}`, '--rspamd-controller', `127.0.0.1:${ports.rspamdController}`, '--redis', '127.0.0.1:6379', '--redis-db', String(redisDb),
       '--panel-url', baseUrl, '--panel-token', mailServerToken, '--rspamd-map-seconds', String(RSPAMD_MAP_SECONDS), '--rspamd-db-dir', RSPAMD_DB_DIR,
       ...(clamav ? ['--clamav', `127.0.0.1:${ports.clamd}`] : []),
-      '--copy-master', copyMaster.user, '--copy-master-password', copyMaster.password,
+      ...(stores ? ['--role', 'front', '--peer-networks', '127.0.0.0/8'] : ['--copy-master', copyMaster.user, '--copy-master-password', copyMaster.password]),
       '--log-dir', paths.logs, '--postfix-role', roles.postfix, '--dovecot-role', roles.dovecot, '--opendkim-role', roles.opendkim, '--no-auth-delay',
+      '--postfix-password', rolePassword, '--dovecot-password', rolePassword, '--opendkim-password', rolePassword,
     ],
     { cwd: repo },
   );
@@ -298,12 +307,14 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   let rspamdErrors = '';
   rspamd.stderr!.on('data', (chunk) => (rspamdErrors += String(chunk)));
   undo.push(() => rspamd?.kill('SIGTERM'));
-  await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.pop3)) && (await portOpen(ports.lmtp)) && (await portOpen(ports.reinject)) && (await portOpen(ports.srsForward)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
+  await waitFor('Dovecot, Postfix and OpenDKIM', async () => ((await portOpen(ports.imap)) && (await portOpen(ports.pop3)) && (stores || (await portOpen(ports.lmtp))) && (await portOpen(ports.reinject)) && (await portOpen(ports.srsForward)) && (await portOpen(ports.smtp)) && (await portOpen(ports.submission)) && (await portOpen(ports.dkim)) ? true : undefined)).catch((error) => {
     throw new Error(`${error.message}\n${opendkimErrors}`);
   });
   await waitFor('rspamd', async () => ((await portOpen(ports.rspamdMilter)) && (await portOpen(ports.rspamdController)) && (!clamav || (await portOpen(ports.clamd))) ? true : undefined), 90_000).catch((error) => {
     throw new Error(`${error.message}\n${rspamdErrors}\n${readLog(paths.logs, RSPAMD_LOG)}`);
   });
+
+  const mailStores = await startStores(stores, { backend, db, dir, ports, tls, rolePassword, roles, undo });
 
   let seeded = false;
   const mapFile = (name: string) => `${backend === 'sqlite' ? 'sqlite' : 'pgsql'}:${path.join(postfixConf, `maildesk-${name}.cf`)}`;
@@ -311,6 +322,8 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
   return {
     backend,
     ports,
+    /** The mail stores behind the front (options.stores), each its own Dovecot. */
+    stores: mailStores,
     owner,
     postfixConf,
     /** The daemons' process ids (Postfix's master and its children, Dovecot's, OpenDKIM's). */
@@ -455,6 +468,7 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       postsrsd = undefined;
       await run('postfix', ['-c', postfixConf, 'stop']).catch(() => undefined);
       await run('doveadm', ['-c', dovecotConf, 'stop']).catch(() => undefined);
+      for (const store of mailStores) await store.stop();
       await waitFor('the daemons to stop', async () => (!(await portOpen(ports.smtp)) && !(await portOpen(ports.imap)) ? true : undefined), 15_000).catch(() => undefined);
       if (backend === 'postgres') {
         await pgQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -464,6 +478,63 @@ async function startSteps(backend: Backend, dnsServers: string, undo: (() => Pro
       if (panelStopped) throw panelStopped;
     },
   };
+}
+
+/** A loopback address per store, in the test worker's own band, so that two stacks at once never share one. */
+const storeAddress = (index: number) => `127.0.${20 + band}.${10 + index}`;
+
+/**
+ * The stores behind a front: each generated by deploy:config --role store (listening on its own
+ * address with the front's IMAP, POP3 and LMTP ports, handing Sieve's mail to the front's reinject
+ * listener) and started as its own Dovecot. `stop` and `start` take one down and bring it back.
+ */
+async function startStores(
+  count: number,
+  c: { backend: Backend; db: string; dir: string; ports: Record<string, number>; tls: { cert: string; key: string }; rolePassword: string; roles: Record<string, string>; undo: (() => unknown)[] },
+) {
+  const stores = [];
+  for (let index = 0; index < count; index++) {
+    const address = storeAddress(index);
+    const root = path.join(c.dir, `store-${index}`);
+    const p = { conf: path.join(root, 'conf'), mail: path.join(root, 'vmail'), run: path.join(root, 'run'), state: path.join(root, 'state'), logs: path.join(root, 'log') };
+    for (const dir of Object.values(p)) fs.mkdirSync(dir, { recursive: true });
+    fs.chownSync(p.mail, uid('mail'), gid('mail'));
+    await run(
+      'npm',
+      [
+        'run', '--silent', 'deploy:config', '--', '--role', 'store', '--peer-networks', '127.0.0.0/8',
+        '--db', c.db, '--out', p.conf, '--mail-dir', p.mail, '--mail-user', 'mail', '--hostname', MAIL_HOSTNAME, '--tls-cert', c.tls.cert, '--tls-key', c.tls.key,
+        '--imap', `${address}:${c.ports.imap}`, '--pop3', `${address}:${c.ports.pop3}`, '--lmtp', `${address}:${c.ports.lmtp}`, '--reinject', `127.0.0.1:${c.ports.reinject}`,
+        '--rspamd-controller', `127.0.0.1:${c.ports.rspamdController}`, '--dovecot-run', p.run, '--dovecot-state', p.state, '--log-dir', p.logs, '--no-auth-delay',
+        '--dovecot-role', c.roles.dovecot, '--dovecot-password', c.rolePassword,
+      ],
+      { cwd: repo },
+    );
+    const conf = path.join(p.conf, 'dovecot', 'dovecot.conf');
+    const listening = async (up: boolean) => {
+      const open = async () => Boolean((await portOpen(c.ports.imap, address)) && (await portOpen(c.ports.lmtp, address)));
+      await waitFor(`store ${address} ${up ? 'up' : 'down'}`, async () => ((await open()) === up ? true : undefined), 15_000).catch((error) => {
+        throw new Error(`${error.message}\n${readLog(p.logs, 'dovecot.log')}`);
+      });
+    };
+    const store = {
+      address,
+      mailDir: p.mail,
+      logs: () => readLog(p.logs, 'dovecot.log'),
+      async start() {
+        spawn('dovecot', ['-c', conf], { stdio: 'ignore' }).unref();
+        await listening(true);
+      },
+      async stop() {
+        await run('doveadm', ['-c', conf, 'stop']).catch(() => undefined);
+        await listening(false).catch(() => undefined);
+      },
+    };
+    c.undo.push(() => store.stop());
+    await store.start();
+    stores.push(store);
+  }
+  return stores;
 }
 
 /** rspamd's log under --log-dir: a directory of its own user's (deploy/templates/rspamd.ts). */

@@ -9,6 +9,9 @@
  *   (server/mail/stores/store.ts).
  * - domain.mail_store_id and user.mail_store_id: the store an operator chose for a domain's or a
  *   customer's new mailboxes (NULL: the rule's least used store).
+ * - mail_mailbox_store: where the front tier finds a mailbox's store on every login (Dovecot's
+ *   proxy: host) and delivery (Postfix's transport: lmtp_host, an IPv6 address in brackets); one
+ *   read of the mailbox's unique address and one of the store's primary key.
  */
 import { sql, type Kysely } from 'kysely';
 import { now } from '../../core/time.js';
@@ -47,6 +50,13 @@ export function mailStores(dialect: Dialect) {
       await indexes(db, 'deleted_mailbox', [['store_id', 'state']]);
       await db.schema.alterTable('domain').addColumn('mail_store_id', 'bigint', (c) => c.references('mail_store.id').onDelete('set null')).execute();
       await db.schema.alterTable('user').addColumn('mail_store_id', 'bigint', (c) => c.references('mail_store.id').onDelete('set null')).execute();
+
+      // The store read by its primary key for the mailbox found (not a join, which a planner that knows
+      // mail_store has a row or two would start from, reading it whole).
+      await sql`CREATE VIEW mail_mailbox_store AS
+        SELECT v.address, v.host, CASE WHEN v.host LIKE '%:%' THEN '[' || v.host || ']' ELSE v.host END AS lmtp_host, v.state
+        FROM (SELECT m.address, (SELECT s.address FROM mail_store s WHERE s.id = m.store_id) AS host, (SELECT s.state FROM mail_store s WHERE s.id = m.store_id) AS state
+              FROM mailbox m) v`.execute(db);
 
       // PostgreSQL expanded m.* when the view was made: made again, it carries the store too.
       await sql`DROP VIEW mailbox_view`.execute(db);
