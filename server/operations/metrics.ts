@@ -1,7 +1,7 @@
 /**
  * GET /metrics in Prometheus's text format (prom-client, a registry of the app's own): requests
  * by call (the route's pattern, never the raw URL) and status with their latency, sign-in
- * failures, the job queue, mail sent and failed, the database pool. Queue and mail figures are
+ * failures, the job queue, mail sent and failed, the mail stores, the database pool. Queue and mail figures are
  * read from the database when scraped, so every instance reports the same; requests and sign-in
  * failures are this instance's.
  */
@@ -78,6 +78,22 @@ export function metricsOf(services: Services) {
       for (const status of ['sent', 'failed', 'pending']) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
     },
   });
+  // Each mail store (a row per mail host) as last measured: where the mail is, and whether a store is draining or down.
+  for (const [name, help, column] of [
+    ['maildesk_mail_store_bytes', 'Bytes in use on each mail store, as Dovecot wrote them back (measured every five minutes), by store and state (active, draining, down).', 'used_bytes'],
+    ['maildesk_mail_store_mailboxes', 'Mailboxes on each mail store (measured every five minutes), by store and state (active, draining, down).', 'mailboxes'],
+  ] as const) {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['store', 'state'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const store of await services.db.selectFrom('mail_store').select(['name', 'state', column]).execute()) this.set({ store: store.name, state: store.state }, Number(store[column]));
+      },
+    });
+  }
   new Gauge({
     name: 'maildesk_db_pool_connections',
     help: 'Database connections of this instance: in_use, idle, waiting (requests waiting for one) and max. SQLite: one writer and one reader, always open.',

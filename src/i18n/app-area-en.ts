@@ -442,6 +442,13 @@ export const appAreaEn = {
       team_invitation_exists: 'Team invitation to an existing account',
       test_message: 'Test message',
     },
+    mail_stores: {
+      title: 'Mail stores',
+      holds: '%{smart_count} mailbox, %{bytes} in use |||| %{smart_count} mailboxes, %{bytes} in use',
+      of_capacity: 'of %{capacity}',
+      measured: 'Measured %{time}',
+      not_measured: 'Not measured yet (every five minutes)',
+    },
     mail_setup: {
       title: 'Mail server',
       outgoing: 'Outgoing mail',

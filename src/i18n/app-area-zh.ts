@@ -444,6 +444,13 @@ export const appAreaZh: AppAreaMessages = {
       team_invitation_exists: '团队邀请（邮箱已有账户）',
       test_message: '测试邮件',
     },
+    mail_stores: {
+      title: '邮件存储',
+      holds: '%{smart_count} 个邮箱，已用 %{bytes}',
+      of_capacity: '（容量 %{capacity}）',
+      measured: '统计于 %{time}',
+      not_measured: '尚未统计（每五分钟一次）',
+    },
     mail_setup: {
       title: '邮件服务器',
       outgoing: '发信设置',

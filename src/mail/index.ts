@@ -6,3 +6,4 @@ export { domains } from './domains';
 export { mailboxes } from './mailboxes';
 export { MailServerCard, mailServerGap, mailServerReady, useMailServer } from './mailServer/MailServerCard';
 export { mailStores } from './stores';
+export { MailStoresCard } from './stores/MailStoresCard';

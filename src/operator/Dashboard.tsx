@@ -17,6 +17,7 @@ import type { BusinessStat } from '../stats/businessStat';
 import { OperatorFirstSteps } from './FirstSteps';
 import { HeldMailboxes } from '../spam';
 import { WeakHashesCard } from '../imports';
+import { MailStoresCard } from '../mail';
 import { OperatorTicketFigures, type TicketFigures } from '../support/tickets/TicketCards';
 
 // The chart library is loaded with the charts, only here.
@@ -44,6 +45,7 @@ export function OperatorDashboard() {
       <OperatorFirstSteps />
       <HeldMailboxes hideWhenNone />
       <WeakHashesCard />
+      <MailStoresCard />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
         <Typography variant="h5">{translate('app.stat.title')}</Typography>
         <ToggleButtonGroup size="small" exclusive value={period} onChange={(_e, value) => value && setPeriod(value)} className="period-switch">

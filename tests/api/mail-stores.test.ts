@@ -9,12 +9,14 @@ import { measureStores } from '../../server/mail/stores/store.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { operatorWithRole, signUpCustomer, type CustomerSession } from '../helpers/fixtures.js';
 import { GiB, mailFixtures, MiB } from '../helpers/mail-fixtures.js';
+import { sample } from '../helpers/metrics.js';
 
+const METRICS_TOKEN = 'mail-stores-metrics-token-51a2';
 let t: TestApp;
 let mail: ReturnType<typeof mailFixtures>;
 let root: string;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ METRICS_TOKEN });
   mail = mailFixtures(t);
   root = await mail.operator();
 });
@@ -176,7 +178,7 @@ describe('the placement rule', () => {
 });
 
 describe('what a store holds', () => {
-  it('When the measurement runs, then each store has the bytes Dovecot wrote back for its mailboxes and their number; a mailbox with no usage yet counts, with 0 bytes', async () => {
+  it('When the measurement runs, then each store has the bytes Dovecot wrote back for its mailboxes and their number (a mailbox with no usage yet counts, with 0 bytes), on its page and on /metrics by name and state', async () => {
     const store = await newStore();
     await onlyActive(store.id);
     const { customer, domain } = await customerWithDomain();
@@ -187,6 +189,14 @@ describe('what a store holds', () => {
     const read = await t.get('/api/manage/mail_store/get', { id: store.id }, asRoot());
     expect(read.data).toMatchObject({ used_bytes: 7 * MiB + 3, mailboxes: 2 });
     expect(Date.parse(read.data.measured_at)).toBeGreaterThan(Date.now() - 60_000);
+
+    // And to a monitor: each store by name and state.
+    const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+    expect(sample(await scrape(), 'maildesk_mail_store_bytes', { store: read.data.name, state: 'active' })).toBe(7 * MiB + 3);
+    expect(sample(await scrape(), 'maildesk_mail_store_mailboxes', { store: read.data.name, state: 'active' })).toBe(2);
+    await t.post('/api/manage/mail_store/update', { id: store.id, state: 'draining' }, asRoot());
+    expect(sample(await scrape(), 'maildesk_mail_store_mailboxes', { store: read.data.name, state: 'draining' })).toBe(2);
+    expect(sample(await scrape(), 'maildesk_mail_store_mailboxes', { store: read.data.name, state: 'active' })).toBeUndefined();
   });
 });
 

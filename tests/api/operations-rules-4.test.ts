@@ -132,6 +132,8 @@ describe('/metrics', () => {
         '# HELP maildesk_jobs Jobs by name and state: queued (waiting, or due later), active (running), failed (kept after their last try).',
         '# HELP maildesk_jobs_oldest_waiting_seconds How long the job that has waited longest since it was due has waited (0: none waits).',
         '# HELP maildesk_mail_messages_last_day Outgoing messages of the last 24 hours in the send log, by status (sent, failed, pending).',
+        '# HELP maildesk_mail_store_bytes Bytes in use on each mail store, as Dovecot wrote them back (measured every five minutes), by store and state (active, draining, down).',
+        '# HELP maildesk_mail_store_mailboxes Mailboxes on each mail store (measured every five minutes), by store and state (active, draining, down).',
         '# HELP maildesk_sign_in_failures_total Sign-ins refused (wrong password or code, throttled, …), by area.',
       ].sort(),
     );
