@@ -11,27 +11,23 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { workFolder } from '../helpers/operations.js';
 import { maildeskCommand } from '../helpers/installation.js';
 import { freshPostgresDatabase } from '../helpers/postgres.js';
 import { sqliteFromTemplate } from '../helpers/template-database.js';
 
 const postgresServer = process.env.DATABASE_URL;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-backup-rules-'));
+const { work, fresh, emptyDir, envOfApp: envOf, remove } = workFolder('backup-rules');
 const zh = { LANG: 'zh_CN.UTF-8' };
 let t: TestApp;
-let n = 0;
-/** A path in the work directory that does not exist yet. */
-const fresh = (name = 'file') => path.join(work, `${name}-${++n}`);
-const emptyDir = () => fs.mkdtempSync(path.join(work, 'empty-'));
-/** The environment `maildesk` is run with for the test app (what its npm start would read). */
-const envOfApp = () => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', ATTACHMENT_DIR: emptyDir() });
+const envOfApp = () => envOf(t);
 
 beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(async () => {
   await t.close();
-  fs.rmSync(work, { recursive: true, force: true });
+  remove();
 });
 
 /** A SQLite backup of this release's database (the tests' up-to-date template), with a migration of a newer release if named. */

@@ -14,20 +14,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capabilities } from '../../server/capabilities.js';
 import { runCommandLine } from '../../server/operations/command-line.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { workFolder } from '../helpers/operations.js';
 import { maildeskCommand } from '../helpers/installation.js';
 import { freshPostgresDatabase } from '../helpers/postgres.js';
 import { sqliteFromTemplate } from '../helpers/template-database.js';
 
 const postgresServer = process.env.DATABASE_URL;
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-operations-rules-3-'));
+const { work, fresh, emptyDir, envOfApp: envOf, remove } = workFolder('operations-rules-3');
 const zh = { LANG: 'zh_CN.UTF-8' };
 let t: TestApp;
-let n = 0;
-/** A path in the work directory that does not exist yet. */
-const fresh = (name = 'file') => path.join(work, `${name}-${++n}`);
-const emptyDir = () => fs.mkdtempSync(path.join(work, 'empty-'));
-/** The environment `maildesk` is run with for the test app (what its npm start would read). */
-const envOfApp = () => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', ATTACHMENT_DIR: emptyDir() });
+const envOfApp = () => envOf(t);
 const kindOfApp = () => (t.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 
 beforeAll(async () => {
@@ -35,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  fs.rmSync(work, { recursive: true, force: true });
+  remove();
 });
 
 /** A SQLite backup of this release's database (the tests' up-to-date template). */
@@ -229,6 +225,7 @@ describe('help', () => {
 });
 
 describe('the maildesk bin (server/operations/cli.ts)', () => {
+  let runs = 0;
   /** Runs the bin as `maildesk <args>` would: its own module, this process's arguments and environment; what it printed and the status it exited with. */
   async function runBin(args: string[]) {
     const argv = process.argv;
@@ -238,7 +235,7 @@ describe('the maildesk bin (server/operations/cli.ts)', () => {
     process.argv = [argv[0], 'maildesk', ...args];
     try {
       // A module of its own each time (the query), so that the bin runs again.
-      await import(/* @vite-ignore */ `${path.resolve('server/operations/cli.ts')}?run=${++n}`);
+      await import(/* @vite-ignore */ `${path.resolve('server/operations/cli.ts')}?run=${++runs}`);
       return { out: out.mock.calls.map((c) => c.join(' ')), err: err.mock.calls.map((c) => c.join(' ')), exits: exit.mock.calls.map((c) => c[0]) };
     } finally {
       process.argv = argv;

@@ -24,33 +24,31 @@ import { moveFilesJob } from '../../server/operations/move-files.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { sample } from '../helpers/metrics.js';
-import { smtpSink } from '../helpers/smtp-sink.js';
+import { doctorNeighbours } from '../helpers/operations.js';
 
 const postgresServer = process.env.DATABASE_URL;
 const METRICS_TOKEN = 'metrics-rules-4-token-9f8e7d';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-operations-rules-4-'));
 let t: TestApp;
+let neighbours: Awaited<ReturnType<typeof doctorNeighbours>>;
 let dns: DnsServer;
-let smtp: Awaited<ReturnType<typeof smtpSink>>;
+let smtp: Awaited<ReturnType<typeof doctorNeighbours>>['smtp'];
 /** Every lookup the mail server makes: the Postfix maps, Dovecot's two and OpenDKIM's. */
 const lookupCount = Object.keys(postfixMaps).length + 3;
 
 beforeAll(async () => {
   t = await startTestApp({ METRICS_TOKEN });
-  dns = await startDnsServer();
-  dns.mx('mx.doctor.test', 'mail.doctor.test');
-  smtp = await smtpSink();
-  await smtp.up();
+  neighbours = await doctorNeighbours();
+  ({ dns, smtp } = neighbours);
 });
 afterAll(async () => {
-  await smtp?.close();
-  await dns?.close();
+  await neighbours?.close();
   await t?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
 /** The environment of the running test app, as its npm start would have it. */
-const envOf = (more: Record<string, string> = {}) => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', DNS_SERVERS: dns.address, SMTP_URL: smtp.url, MAIL_HOSTNAME: 'mx.doctor.test', ...more });
+const envOf = (more: Record<string, string> = {}) => neighbours.env(t, more);
 const findings = (env: Record<string, string>): Promise<Finding[]> => diagnose({ config: loadConfig(env), env, locale: 'en', say() {}, warn() {} });
 const finding = async (env: Record<string, string>, check: string) => (await findings(env)).filter((f) => f.check === check);
 

@@ -22,6 +22,7 @@ import { diagnose, type Finding } from '../../server/operations/doctor.js';
 import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { maildeskCommand } from '../helpers/installation.js';
+import { doctorNeighbours } from '../helpers/operations.js';
 import { enrolTotp } from '../helpers/second-factor.js';
 import { freePort, smtpSink } from '../helpers/smtp-sink.js';
 
@@ -30,8 +31,9 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-operations-rules-')
 const zh = { LANG: 'zh_CN.UTF-8' };
 let t: TestApp;
 let root: string;
+let neighbours: Awaited<ReturnType<typeof doctorNeighbours>>;
 let dns: DnsServer;
-let smtp: Awaited<ReturnType<typeof smtpSink>>;
+let smtp: Awaited<ReturnType<typeof doctorNeighbours>>['smtp'];
 const emptyDir = () => fs.mkdtempSync(path.join(work, 'empty-'));
 /** Every lookup the mail server makes: the Postfix maps, Dovecot's two and OpenDKIM's. */
 const lookupCount = Object.keys(postfixMaps).length + 3;
@@ -39,21 +41,18 @@ const lookupCount = Object.keys(postfixMaps).length + 3;
 beforeAll(async () => {
   t = await startTestApp();
   root = (await t.post('/api/manage/login/login', ROOT)).data.token;
-  dns = await startDnsServer();
-  dns.mx('mx.doctor.test', 'mail.doctor.test');
+  neighbours = await doctorNeighbours();
+  ({ dns, smtp } = neighbours);
   dns.txt('txt-only.doctor.test', 'v=spf1 -all');
-  smtp = await smtpSink();
-  await smtp.up();
 });
 afterAll(async () => {
-  await smtp?.close();
-  await dns?.close();
+  await neighbours?.close();
   await t?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
 /** The environment of the running test app, as its npm start would have it. */
-const envOf = (more: Record<string, string> = {}) => ({ DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', DNS_SERVERS: dns.address, SMTP_URL: smtp.url, MAIL_HOSTNAME: 'mx.doctor.test', ...more });
+const envOf = (more: Record<string, string> = {}) => neighbours.env(t, more);
 
 /** What doctor finds with this environment: each finding's words in both languages. */
 async function findings(env: Record<string, string>): Promise<Finding[]> {
