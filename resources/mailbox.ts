@@ -37,7 +37,7 @@ export const mailbox = defineResource({
     app_passwords: { kind: 'integer', writable: 'never', virtual: true, list: 'wide' },
     owner_id: { kind: 'reference', reference: 'customer', writable: 'never', list: true, filter: 'eq' },
     /** The mail store its mail lives on, and why it was placed there (server/mail/stores/placement.ts). */
-    store_id: { kind: 'reference', reference: 'mail_store', writable: 'never', shownIn: 'manage', list: true, filter: 'eq' },
+    store_id: { kind: 'reference', reference: 'mail_store', writable: 'never', shownIn: 'manage', list: 'wide', filter: 'eq' },
     placement: { kind: 'enum', choices: placements, writable: 'never', shownIn: 'manage', list: 'wide' },
     created_at: { kind: 'datetime', writable: 'never', list: 'wide', sortable: true, filter: 'range' },
     updated_at: { kind: 'datetime', writable: 'never' },

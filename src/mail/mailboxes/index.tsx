@@ -20,7 +20,7 @@ const AppPasswordsOnlyInput = (props: FieldInputProps) => <FlagInput {...props} 
 
 const mailboxScreens: ScreenExtension = {
   representation: 'address_unicode',
-  columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id'] : []), 'created_at'],
+  columns: (area) => ['address_unicode', 'name', 'used_bytes', 'used_messages', 'active', 'delivery_checked_at', ...(area === 'manage' ? ['owner_id', 'store_id'] : []), 'created_at'],
   views: { used_bytes: MailboxUsage },
   inputs: { app_passwords_only: AppPasswordsOnlyInput },
   // The mail is kept for a while, restorable by operators.
