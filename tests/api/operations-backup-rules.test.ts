@@ -171,14 +171,14 @@ describe('restore', () => {
 
 // PostgreSQL's own tools, with the PostgreSQL run (npm run test:pg).
 if (postgresServer) describe('restore on PostgreSQL', () => {
-  it('When pg_restore fails on a broken archive, then the restore fails with its words; a good one says it went to the PostgreSQL database', async () => {
+  it('When pg_restore fails on a broken archive, then the restore fails with its words (no line break after them); a good one says it went to the PostgreSQL database, in Chinese too', async () => {
     const target = await freshPostgresDatabase(postgresServer!);
     try {
       const broken = fresh('broken-dump');
       fs.writeFileSync(broken, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(200, 0x41)]));
       const failed = await maildeskCommand(['restore', broken], { DATA_DIR: emptyDir(), DATABASE_URL: target.url });
       expect(failed.status).toBe(1);
-      expect(failed.err).toMatch(/^Failed: pg_restore failed \(1\): pg_restore: /);
+      expect(failed.err).toMatch(/^Failed: pg_restore failed \(1\): pg_restore: [\s\S]*\S$/);
 
       const dump = fresh('dump');
       expect((await maildeskCommand(['backup', dump], envOfApp())).status).toBe(0);
@@ -186,6 +186,16 @@ if (postgresServer) describe('restore on PostgreSQL', () => {
       expect(restored).toMatchObject({ status: 0, err: '' });
       expect(restored.out.split('\n')[0]).toBe(`Restored ${dump} onto the PostgreSQL database (DATABASE_URL).`);
       expect((await maildeskCommand(['restore', dump], { DATA_DIR: emptyDir(), DATABASE_URL: target.url, ...zh })).err).toBe('未恢复：DATABASE_URL 指向的数据库不是空的：请恢复到一个新的空数据库（createdb），以免覆盖任何数据。');
+      const another = await freshPostgresDatabase(postgresServer!);
+      try {
+        expect(await maildeskCommand(['restore', dump], { DATA_DIR: emptyDir(), DATABASE_URL: another.url, ...zh })).toEqual({
+          status: 0,
+          err: '',
+          out: [`已将 ${dump} 恢复到 PostgreSQL 数据库（DATABASE_URL）。`, '下一步：恢复邮件存储和邮件服务器（见 docs/operations.md#restoring），然后启动 Maildesk。'].join('\n'),
+        });
+      } finally {
+        await another.drop();
+      }
     } finally {
       await target.drop();
     }

@@ -5,7 +5,7 @@
  * missing from PATH, a DATABASE_URL that is no PostgreSQL address, which stored attachments are
  * counted, an empty database file, a data directory still to make, every refusal in Chinese,
  * both commands' help; and the `maildesk` bin itself (server/operations/cli.ts). On PostgreSQL
- * too when DATABASE_URL is set: a pg_restore's words, and a restore said in Chinese.
+ * too when DATABASE_URL is set (pg_restore's words and a restore in Chinese: operations-backup-rules.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,10 +16,8 @@ import { runCommandLine } from '../../server/operations/command-line.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { workFolder } from '../helpers/operations.js';
 import { maildeskCommand } from '../helpers/installation.js';
-import { freshPostgresDatabase } from '../helpers/postgres.js';
 import { sqliteFromTemplate } from '../helpers/template-database.js';
 
-const postgresServer = process.env.DATABASE_URL;
 const { work, fresh, emptyDir, envOfApp: envOf, remove } = workFolder('operations-rules-3');
 const zh = { LANG: 'zh_CN.UTF-8' };
 let t: TestApp;
@@ -266,30 +264,5 @@ describe('the maildesk bin (server/operations/cli.ts)', () => {
     expect(ran.exits).toEqual([2]);
     expect(ran.out).toEqual([]);
     expect(ran.err).toHaveLength(2);
-  });
-});
-
-// PostgreSQL's own tools, with the PostgreSQL run (npm run test:pg).
-if (postgresServer) describe('restore on PostgreSQL', () => {
-  it('When a backup is restored onto an empty PostgreSQL database, then it is said in Chinese too; a broken archive\'s pg_restore words end without a line break', async () => {
-    const target = await freshPostgresDatabase(postgresServer!);
-    try {
-      const broken = fresh('broken-dump');
-      fs.writeFileSync(broken, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(200, 0x41)]));
-      const failed = await maildeskCommand(['restore', broken], { DATA_DIR: emptyDir(), DATABASE_URL: target.url });
-      expect(failed.status).toBe(1);
-      expect(failed.err).toMatch(/^Failed: pg_restore failed \(1\): pg_restore: [\s\S]*\S$/);
-
-      const dump = fresh('dump');
-      expect((await maildeskCommand(['backup', dump], envOfApp())).status).toBe(0);
-      const restored = await maildeskCommand(['restore', dump], { DATA_DIR: emptyDir(), DATABASE_URL: target.url, ...zh });
-      expect(restored).toEqual({
-        status: 0,
-        err: '',
-        out: [`已将 ${dump} 恢复到 PostgreSQL 数据库（DATABASE_URL）。`, '下一步：恢复邮件存储和邮件服务器（见 docs/operations.md#restoring），然后启动 Maildesk。'].join('\n'),
-      });
-    } finally {
-      await target.drop();
-    }
   });
 });
