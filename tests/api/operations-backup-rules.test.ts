@@ -6,7 +6,6 @@
  * failing pg_dump or pg_restore leaving nothing behind. On PostgreSQL too when DATABASE_URL is set.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

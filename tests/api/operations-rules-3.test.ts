@@ -8,7 +8,6 @@
  * too when DATABASE_URL is set (pg_restore's words and a restore in Chinese: operations-backup-rules.test.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capabilities } from '../../server/capabilities.js';

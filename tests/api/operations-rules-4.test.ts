@@ -22,7 +22,7 @@ import { diagnose, type Finding } from '../../server/operations/doctor.js';
 import { runCommandLine } from '../../server/operations/command-line.js';
 import { moveFilesJob } from '../../server/operations/move-files.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { sample } from '../helpers/metrics.js';
 import { doctorNeighbours } from '../helpers/operations.js';
 

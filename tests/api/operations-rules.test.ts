@@ -20,11 +20,11 @@ import { postfixMaps } from '../../deploy/queries.js';
 import { loadConfig } from '../../server/config.js';
 import { diagnose, type Finding } from '../../server/operations/doctor.js';
 import { ROOT, startTestApp, type TestApp } from '../helpers/app.js';
-import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
+import type { DnsServer } from '../helpers/dns-server.js';
 import { maildeskCommand } from '../helpers/installation.js';
 import { doctorNeighbours } from '../helpers/operations.js';
 import { enrolTotp } from '../helpers/second-factor.js';
-import { freePort, smtpSink } from '../helpers/smtp-sink.js';
+import { freePort } from '../helpers/smtp-sink.js';
 
 const postgresServer = process.env.DATABASE_URL;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'maildesk-operations-rules-'));
