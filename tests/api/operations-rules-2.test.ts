@@ -264,16 +264,20 @@ describe('attachments left on disk by an earlier release', () => {
     const lines: string[] = [];
     const app = await startTestApp({ ATTACHMENT_DIR: dir, METRICS_TOKEN }, process.env.DATABASE_URL, { logger: { level: 'info', stream: { write: (line) => void lines.push(line) } } });
     try {
-      expect(await queued(app)).toBe(1);
-      expect(fs.readdirSync(dir)).toContain(stored[0]);
+      // The job in any state: the app's own worker may have taken it already (PostgreSQL's in CI did).
+      const movesMade = async () => {
+        const [jobs] = (await app.services.jobs.counts()).filter((c) => c.name === 'files.move_from_disk');
+        return { jobs, total: Object.entries(jobs ?? {}).filter(([key]) => key !== 'name').reduce((sum, [, value]) => sum + Number(value), 0) };
+      };
+      expect((await movesMade()).total).toBe(1);
       // Another instance starting within the hour: no second job, whether the first has run yet or not.
       await moveFilesLeftOnDisk(app.services);
       await app.services.jobs.drain();
       await moveFilesLeftOnDisk(app.services);
       await app.services.jobs.drain();
-      const [jobs] = (await app.services.jobs.counts()).filter((c) => c.name === 'files.move_from_disk');
+      const { jobs, total } = await movesMade();
       expect(jobs).toMatchObject({ queued: 0, active: 0, failed: 0 });
-      expect(Object.entries(jobs).filter(([key]) => key !== 'name').reduce((sum, [, value]) => sum + Number(value), 0)).toBe(1);
+      expect(total).toBe(1);
       expect(fs.readdirSync(dir).sort()).toEqual([...others, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'].sort());
       for (const name of stored) expect((await app.services.files.get(name))?.toString(), name).toBe(`bytes of ${name}`);
       for (const name of [...others, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) expect(await app.services.files.has(name), name).toBe(false);
